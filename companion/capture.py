@@ -1,0 +1,184 @@
+"""Reads a captured answer (the /v1/verify body of api.md) into typed records.
+
+Every rule of the contract is checked here, once, with the JSON path of the field at fault, so
+the server and the CLI give the same clear error. Cited URLs are normalised as engines.md says
+(redirectors unwrapped, tracking parameters and fragments dropped), so a page cited twice under
+two spellings is fetched once. Unknown fields are ignored: newer extensions may send more.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
+
+from .config import Limits
+from .errors import RequestInvalid
+from .records import Citation, InlineSource, PageInfo, VerifyRequest
+
+__all__ = ["normalize_url", "parse_request", "text_fragment_hint"]
+
+_TRACKING = re.compile(
+    r"^(utm_[a-z_]*|fbclid|gclid|dclid|msclkid|mc_[a-z]+|igshid|yclid|_hs(enc|mi)|ref_src|srsltid|oly_[a-z]+_id)$",
+    re.IGNORECASE,
+)
+_TRACKING_VALUES = {"chatgpt.com", "copilot.com", "openai", "perplexity", "perplexity.ai"}
+
+
+def text_fragment_hint(url: str) -> str:
+    """The sentence an engine pointed at with `#:~:text=start[,end]`, if any."""
+    fragment = urlsplit(url).fragment
+    if ":~:text=" not in fragment:
+        return ""
+    directive = fragment.split(":~:text=", 1)[1].split("&", 1)[0]
+    # textStart is the part that is sure to be a contiguous run of the page's text.
+    parts = [unquote(p) for p in directive.split(",") if p and not p.endswith("-") and not p.startswith("-")]
+    return parts[0] if parts else ""
+
+
+def normalize_url(url: str) -> str:
+    """The address to fetch and to de-duplicate by (engines.md: URL hygiene)."""
+    url = url.strip()
+    for _ in range(3):  # redirectors can be nested (a Google link to a Bing link…)
+        unwrapped = _unwrap(url)
+        if unwrapped == url:
+            break
+        url = unwrapped
+    parts = urlsplit(url)
+    # Filter the raw pieces rather than re-encode them: the rest of the address stays as cited.
+    query = "&".join(
+        piece
+        for piece in parts.query.split("&")
+        if piece and not _is_tracking(*(unquote(piece).split("=", 1) + [""])[:2])
+    )
+    host = (parts.hostname or "").lower()
+    netloc = host if parts.port is None else f"{host}:{parts.port}"
+    if ":" in host:
+        netloc = f"[{host}]" if parts.port is None else f"[{host}]:{parts.port}"
+    return urlunsplit((parts.scheme.lower(), netloc, parts.path or "/", query, ""))
+
+
+def _is_tracking(key: str, value: str) -> bool:
+    return bool(_TRACKING.match(key)) or (key in {"ref", "source", "src"} and value.lower() in _TRACKING_VALUES)
+
+
+def _unwrap(url: str) -> str:
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
+    params = dict(parse_qsl(parts.query))
+    if host.startswith(("www.google.", "google.")) and parts.path == "/url":
+        return params.get("q") or params.get("url") or url
+    if host.endswith("bing.com") and parts.path.startswith("/ck/a"):
+        encoded = params.get("u", "")
+        if encoded.startswith("a1"):
+            data = encoded[2:]
+            try:
+                return base64.urlsafe_b64decode(data + "=" * (-len(data) % 4)).decode("utf-8")
+            except (binascii.Error, UnicodeDecodeError, ValueError):
+                return url
+    return url
+
+
+def parse_request(body: Any, limits: Limits) -> VerifyRequest:
+    """The /v1/verify body as a VerifyRequest; raises RequestInvalid naming the field at fault."""
+    if not isinstance(body, dict):
+        raise RequestInvalid("the request body must be a JSON object", field="$", status=400)
+    answer = _object(body, "answer", required=True)
+    text = answer.get("text")
+    if not isinstance(text, str):
+        raise RequestInvalid("answer.text must be a string holding the answer", field="answer.text")
+    if not text.strip():
+        raise RequestInvalid("the answer is empty: select the answer text and try again", field="answer.text")
+    if len(text) > limits.max_answer_chars:
+        raise RequestInvalid(
+            f"the answer is longer than {limits.max_answer_chars} characters", field="answer.text", status=413,
+            code="too_large",
+        )
+    page_raw = _object(body, "page")
+    page = PageInfo(**{k: _string(page_raw, k, f"page.{k}", max_len=4096) for k in
+                       ("url", "engine", "title", "query", "captured_at")})
+    citations = _citations(body.get("citations", []), text, limits)
+    sources = _sources(body.get("sources", {}), limits)
+    options = _object(body, "options")
+    stream = options.get("stream", False)
+    if not isinstance(stream, bool):
+        raise RequestInvalid("options.stream must be true or false", field="options.stream")
+    return VerifyRequest(page=page, answer_text=text, citations=citations, sources=sources, stream=stream)
+
+
+def _object(body: Mapping[str, Any], key: str, *, required: bool = False) -> dict[str, Any]:
+    value = body.get(key)
+    if value is None and not required:
+        return {}
+    if not isinstance(value, dict):
+        raise RequestInvalid(f"{key} must be a JSON object", field=key)
+    return value
+
+
+def _string(body: Mapping[str, Any], key: str, path: str, *, max_len: int, default: str = "") -> str:
+    value = body.get(key, default)
+    if value is None:
+        return default
+    if not isinstance(value, str):
+        raise RequestInvalid(f"{path} must be a string", field=path)
+    if len(value) > max_len:
+        raise RequestInvalid(f"{path} is longer than {max_len} characters", field=path, status=413, code="too_large")
+    return value
+
+
+def _citations(raw: Any, text: str, limits: Limits) -> tuple[Citation, ...]:
+    if not isinstance(raw, list):
+        raise RequestInvalid("citations must be a list", field="citations")
+    if len(raw) > limits.max_citations:
+        raise RequestInvalid(f"more than {limits.max_citations} citations", field="citations", status=413,
+                             code="too_large")
+    citations = []
+    for i, item in enumerate(raw):
+        path = f"citations[{i}]"
+        if not isinstance(item, dict):
+            raise RequestInvalid(f"{path} must be a JSON object", field=path)
+        url = _string(item, "url", f"{path}.url", max_len=limits.max_url_chars)
+        scheme = urlsplit(url).scheme.lower()
+        if scheme not in ("http", "https") or not urlsplit(url).hostname:
+            raise RequestInvalid(f"{path}.url must be an http(s) address, got {url[:80]!r}", field=f"{path}.url")
+        offset = item.get("offset")
+        if not isinstance(offset, int) or isinstance(offset, bool) or not 0 <= offset <= len(text):
+            raise RequestInvalid(
+                f"{path}.offset must be a whole number between 0 and {len(text)} (the answer's length)",
+                field=f"{path}.offset",
+            )
+        citations.append(
+            Citation(
+                id=_string(item, "id", f"{path}.id", max_len=64) or f"c{i + 1}",
+                marker=_string(item, "marker", f"{path}.marker", max_len=64),
+                url=normalize_url(url),
+                offset=offset,
+                hint=text_fragment_hint(url),
+            )
+        )
+    if len({c.url for c in citations}) > limits.max_distinct_urls:
+        raise RequestInvalid(f"more than {limits.max_distinct_urls} distinct cited pages", field="citations",
+                             status=413, code="too_large")
+    ids = [c.id for c in citations]
+    if len(set(ids)) != len(ids):
+        duplicate = next(i for i in ids if ids.count(i) > 1)
+        raise RequestInvalid(f"citation id {duplicate!r} is used twice", field="citations")
+    return tuple(citations)
+
+
+def _sources(raw: Any, limits: Limits) -> dict[str, InlineSource]:
+    if not isinstance(raw, dict):
+        raise RequestInvalid("sources must be a JSON object keyed by URL", field="sources")
+    sources = {}
+    for url, item in raw.items():
+        path = f"sources[{url[:80]!r}]"
+        if not isinstance(item, dict):
+            raise RequestInvalid(f"{path} must be a JSON object with html or text", field=path)
+        html = _string(item, "html", f"{path}.html", max_len=limits.max_inline_source_bytes)
+        text = _string(item, "text", f"{path}.text", max_len=limits.max_inline_source_bytes)
+        title = _string(item, "title", f"{path}.title", max_len=4096)
+        sources[normalize_url(url)] = InlineSource(html=html, text=text, title=title)
+    return sources

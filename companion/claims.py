@@ -1,0 +1,165 @@
+"""Reads a statement in context and splits it into atomic claims.
+
+Context (verifiability study, Liu et al. 2023): annotators read each statement with the question
+and the answer so far, so "It was built in 1889" is checked as "The Eiffel Tower was built in 1889",
+and a bare answer ("The Proclaimers") is checked together with the question it answers.
+
+Atomic claims (FActScore, Min et al. 2023): a sentence that carries several pieces of information
+is checked piece by piece, so that the unsupported part can be named. The splitter is rule-based
+(clauses, coordinated predicates, lists, appositions, parentheticals): no parser ships offline,
+and these rules cover the shapes AI answers use most. Pure text processing: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .retrieve import content_terms
+
+__all__ = ["atomic_claims", "hypothesis"]
+
+_PRONOUN_START = re.compile(
+    r"^(it|its|this|that|these|those|they|their|them|he|his|she|her)\b", re.IGNORECASE
+)
+_AUX = frozenset(
+    """is are was were be been being has have had will would can could may might shall should must
+    does do did remains remained became becomes become""".split()
+)
+# ", and" is left to _split_predicates: it also ends lists, which must stay whole until split.
+_CLAUSE_BREAK = re.compile(r"\s*;\s*|,\s+(?:but|while|whereas|although|though|so|yet)\s+|\s+(?:but|whereas)\s+")
+_LIST_VERBS = frozenset("include includes included including contain contains containing as like".split())
+_DETERMINERS = frozenset("the a an many some most all these those several few both each every".split())
+_LIST = re.compile(
+    r"(?P<items>(?:[^,;:]{1,60},\s+){1,8}[^,;:]{1,60}?,?\s+(?:and|or)\s+[^,;:.]{1,60}?)(?P<end>[.;:]?$|,|\s+(?:in|on|at|for|to|by|with|from)\b)"
+)
+_APPOSITION = re.compile(r"^(?P<head>[A-Z][^,]{1,60}?),\s+(?P<app>(?:a|an|the|who|which)\s[^,]{3,120}?),\s+(?P<rest>.+)$")
+_PAREN = re.compile(r"\s*\((?P<inner>[^()]{3,120})\)")
+_MAX_CLAIMS = 6
+_MIN_TERMS = 2
+
+
+def hypothesis(statement: str, previous: str = "", question: str = "") -> str:
+    """The statement as it should be read on its own (the NLI hypothesis)."""
+    text = _resolve(statement.strip(), _subject(previous) if previous else "")
+    if question and len(content_terms(text)) < 4:
+        # A bare answer says nothing without its question (e.g. "The Proclaimers").
+        text = f"{question.strip().rstrip('?')}? {text}"
+    return text
+
+
+def _resolve(text: str, subject: str, *, possessive: bool = True) -> str:
+    """Puts the subject in place of a leading pronoun: "It was built" → "The tower was built"."""
+    match = _PRONOUN_START.match(text)
+    if not match or not subject:
+        return text
+    if match.group(1).lower() in {"its", "their", "his", "her"}:
+        if not possessive:
+            return text
+        subject += "'" if subject.endswith("s") else "'s"
+    return subject + text[match.end() :]
+
+
+def _subject(sentence: str) -> str:
+    """Words before the first verb-like word: a crude but useful coreference, no parser needed."""
+    words = _PAREN.sub("", sentence).split()
+    for i, word in enumerate(words[:12]):
+        if i > 0 and _verb_like(word, words[i - 1]):
+            subject = " ".join(words[:i]).strip(",;: ")
+            return "" if _PRONOUN_START.match(subject) else subject
+    return ""
+
+
+def _verb_like(word: str, before: str) -> bool:
+    bare = word.lower().strip(",.;:")
+    if bare in _AUX or (bare.endswith("ed") and len(bare) > 3):
+        return True
+    # "exercise improves", not "many doctors" or "United States".
+    return (
+        bare.endswith("s")
+        and not bare.endswith("ss")
+        and len(bare) > 3
+        and word[0].islower()
+        and not before.lower().endswith("s")
+        and before.lower() not in _DETERMINERS
+    )
+
+
+def atomic_claims(statement: str) -> list[str]:
+    """The statement's atomic claims; a statement with one piece of information gives [itself]."""
+    text = " ".join(statement.split()).rstrip(".!?")
+    main, claims = _peel(text)
+    subject = _subject(main)
+    for clause in _CLAUSE_BREAK.split(main):
+        for part in _split_list(clause):
+            claims.extend(_split_predicates(part, subject))
+    cleaned: list[str] = []
+    for claim in claims:
+        # Inside one sentence "its" often points past the subject ("the angle of the run … its
+        # duration"), so only subject pronouns are resolved there.
+        claim = _resolve(claim.strip(" ,;:"), subject, possessive=False)
+        if len(content_terms(claim)) >= _MIN_TERMS and claim not in cleaned:
+            cleaned.append(claim[0].upper() + claim[1:])
+    if len(cleaned) <= 1 or len(cleaned) > _MAX_CLAIMS:
+        return [statement.strip()]
+    return [c if c.endswith((".", "!", "?")) else c + "." for c in cleaned]
+
+
+def _peel(text: str) -> tuple[str, list[str]]:
+    """Takes appositions and parentheticals out as claims of their own."""
+    extra: list[str] = []
+    apposition = _APPOSITION.match(text)
+    if apposition:
+        head, app, rest = apposition.group("head", "app", "rest")
+        if app.split()[0].lower() in {"who", "which"}:
+            extra.append(f"{head} {app.split(' ', 1)[1]}")
+        else:
+            extra.append(f"{head} is {app}")
+        text = f"{head} {rest}"
+    subject = _subject(text)
+    for paren in _PAREN.finditer(text):
+        inner = paren.group("inner")
+        if subject and content_terms(inner):
+            extra.append(f"{subject} ({inner})")
+    return _PAREN.sub("", text), extra
+
+
+def _split_predicates(clause: str, subject: str) -> list[str]:
+    """"X was born in 1950 and died in 2000" → "X was born in 1950", "X died in 2000"."""
+    parts = re.split(r",?\s+and\s+", clause)
+    if len(parts) != 2:
+        return [clause]
+    head, tail = parts
+    words = tail.split()
+    if not words:
+        return [clause]
+    if _PRONOUN_START.match(tail) or any(_verb_like(w, b) for b, w in zip(words, words[1:4])):
+        return [head, tail]  # a clause of its own, with its own subject
+    if subject and _verb_like(words[0], "x"):
+        return [head, f"{subject} {tail}"]
+    return [clause]
+
+
+def _split_list(clause: str) -> list[str]:
+    """"It sells apples, pears and plums." → one claim per item, frame kept."""
+    match = _LIST.search(clause)
+    if not match:
+        return [clause]
+    items = re.split(r",\s+(?:and\s+|or\s+)?|\s+(?:and|or)\s+", match.group("items"))
+    items = [i.strip() for i in items if i.strip()]
+    if len(items) < 3 or any(len(i.split()) > 6 for i in items[1:]):
+        return [clause]
+    # The first "item" carries the frame: "A colony holds | one queen". Cut after the verb when
+    # there is one, else assume the first item is about as long as the others.
+    lead_words = items[0].split()
+    verb = next((i for i, w in enumerate(lead_words) if i > 0 and (w.lower() in _LIST_VERBS
+                 or _verb_like(w, lead_words[i - 1]))), None)
+    if verb is not None and verb < len(lead_words) - 1:
+        frame_words, first_item = lead_words[: verb + 1], lead_words[verb + 1 :]
+    else:
+        width = max(1, round(sum(len(i.split()) for i in items[1:]) / (len(items) - 1)))
+        frame_words, first_item = lead_words[:-width], lead_words[-width:]
+    if not frame_words:
+        return [clause]
+    prefix = " ".join(frame_words)
+    suffix = clause[match.end("items") :]
+    return [f"{prefix} {item}{suffix}".strip() for item in [" ".join(first_item), *items[1:]]]

@@ -1,0 +1,263 @@
+"""The `citelens` command: serve, token, verify, doctor.
+
+    citelens serve [--port 8765] [--allow-private HOST:PORT] [--model DIR]
+    citelens token [--rotate]
+    citelens verify request.json | - | --example  [--json] [--audit out.json]
+    citelens doctor
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import socket
+import stat
+import sys
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from . import __version__
+from .capture import parse_request
+from .config import DEFAULT_PORT, Settings, config_dir
+from .errors import CiteLensError, ModelUnavailable, RequestInvalid
+from .export import audit_export, collect
+from .infer import default_model_dir, load_config
+from .pairing import load_or_create_token, read_token
+from .runtime import Runtime
+from .server import make_app
+
+__all__ = ["main"]
+
+_MARKS = {
+    "complete_support": "✓ complete support",
+    "partial_support": "◐ partial support",
+    "no_support": "✗ no support",
+    "inaccessible": "? inaccessible",
+    "no_citation": "· no citation",
+}
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    return Settings(
+        port=getattr(args, "port", DEFAULT_PORT),
+        state_dir=config_dir(),
+        model_dir=args.model,
+        allow_private=frozenset(getattr(args, "allow_private", None) or ()),
+        extra_origins=frozenset(getattr(args, "allow_origin", None) or ()),
+        use_cache=not getattr(args, "no_cache", False),
+    )
+
+
+# --- serve -------------------------------------------------------------------------------------
+
+
+async def _serve(settings: Settings) -> None:
+    token = load_or_create_token(settings.token_path)
+    async with Runtime(settings) as runtime:
+        runner = web.AppRunner(make_app(runtime, token), access_log=None, handle_signals=True)
+        await runner.setup()
+        site = web.TCPSite(runner, settings.host, settings.port, reuse_address=False)
+        try:
+            await site.start()
+        except OSError as exc:
+            await runner.cleanup()
+            raise SystemExit(
+                f"cannot listen on {settings.host}:{settings.port} ({exc.strerror}): is another companion "
+                f"running? Stop it, or start this one with --port and set that address in the extension."
+            ) from None
+        print(f"CiteLens {__version__} companion on http://{settings.host}:{settings.port}", flush=True)
+        print(f"model: {runtime.model.name} ({runtime.model.quantization}) from {runtime.model.path}", flush=True)
+        print(f"pairing token: {token}", flush=True)
+        print("paste the token into the extension's options page; `citelens token` shows it again", flush=True)
+        try:
+            await asyncio.Event().wait()
+        finally:
+            await runner.cleanup()
+
+
+# --- verify ------------------------------------------------------------------------------------
+
+
+def _read_request(source: str | None, example: bool) -> Any:
+    if example:
+        return json.loads((resources.files("companion.examples") / "answer.json").read_text(encoding="utf-8"))
+    if source is None:
+        raise SystemExit("give a request file, `-` for standard input, or --example")
+    try:
+        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+        return json.loads(text)
+    except OSError as exc:
+        raise SystemExit(f"cannot read {source}: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise SystemExit(f"{source} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+
+
+async def _verify(settings: Settings, body: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    request = parse_request(body, settings.limits)
+    async with Runtime(settings) as runtime:
+        result = await collect(runtime.verifier.run(request), runtime.model)
+        return result, audit_export(request.page, result, runtime.model)
+
+
+def report(result: dict[str, Any]) -> str:
+    """The verify result as a person reads it: one block per statement."""
+    lines = []
+    summary = result.get("summary", {})
+    lines.append(f"CiteLens — {len(result['statements'])} statements, {len(result['sources'])} sources "
+                 f"(model {summary.get('model', {}).get('name', '?')})")
+    lines.append("")
+    for source in result["sources"]:
+        if source["status"] == "ok":
+            lines.append(f"  source ok    {source['url']}  {source.get('title', '')!r}")
+        else:
+            lines.append(f"  inaccessible {source['url']}: {source.get('reason', '')}")
+    for s in result["statements"]:
+        flag = "  ⚠ contradicted by a source" if s["contradicted"] else ""
+        lines.append("")
+        lines.append(f"[{s['index'] + 1}] {_MARKS[s['judgment']]} ({s['score']:.2f}){flag}")
+        lines.append(f"    {s['text']}")
+        for pc in s["per_citation"]:
+            note = " (irrelevant citation)" if pc["irrelevant"] else ""
+            lines.append(f"    [{pc['marker'] or pc['citation']}] {pc['judgment']} {pc['score']:.2f}{note} {pc['url']}")
+            if pc.get("reason"):
+                lines.append(f"        why: {pc['reason']}")
+            for e in pc["evidence"] if pc["judgment"] in ("complete_support", "partial_support") else []:
+                lines.append(f"        evidence: “{e['text']}”")
+        for claim in s["unsupported_assertions"]:
+            lines.append(f"    unsupported: {claim}")
+    counts = summary.get("counts", {})
+    lines.append("")
+    lines.append(
+        f"{counts.get('complete_support', 0)} fully supported · {counts.get('partial_support', 0)} partly · "
+        f"{counts.get('no_support', 0)} not supported · {counts.get('inaccessible', 0)} inaccessible · "
+        f"{counts.get('no_citation', 0)} without citation"
+    )
+    recall, precision = summary.get("citation_recall"), summary.get("citation_precision")
+    lines.append(f"ALCE citation recall {_pct(recall)} · precision {_pct(precision)} · "
+                 f"{summary.get('elapsed_ms', 0) / 1000:.1f} s")
+    return "\n".join(lines)
+
+
+def _pct(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.2f}"
+
+
+# --- doctor ------------------------------------------------------------------------------------
+
+
+def doctor(settings: Settings) -> int:
+    problems = 0
+
+    def check(ok: bool, what: str, fix: str = "") -> None:
+        nonlocal problems
+        print(f"{'ok  ' if ok else 'FAIL'} {what}" + ("" if ok or not fix else f"\n     fix: {fix}"))
+        problems += not ok
+
+    model_dir = settings.model_dir or default_model_dir()
+    try:
+        config = load_config(model_dir)
+        from .infer import OnnxNLI
+
+        nli = OnnxNLI(model_dir)
+        probe = nli.score([("The cat sat on the mat.", "A cat is sitting.")])[0]
+        check(True, f"model {config.name} loads from {model_dir} (probe entailment {probe.entailment:.2f})")
+    except ModelUnavailable as exc:
+        check(False, f"model: {exc}", "reinstall CiteLens (`pip install .`) or pass --model DIR of models/<name>/")
+    with socket.socket() as probe_socket:
+        try:
+            probe_socket.bind((settings.host, settings.port))
+            check(True, f"port {settings.port} on {settings.host} is free")
+        except OSError:
+            check(False, f"port {settings.port} on {settings.host} is taken",
+                  "stop the other program (or companion), or use `citelens serve --port N`")
+    try:
+        read_token(settings.token_path)
+        mode = stat.S_IMODE(settings.token_path.stat().st_mode)
+        check(mode & 0o077 == 0, f"token file {settings.token_path} is private (mode {oct(mode)})",
+              f"chmod 600 {settings.token_path}")
+    except FileNotFoundError:
+        check(True, f"no token yet at {settings.token_path}: `citelens serve` will make one")
+    except OSError as exc:
+        check(False, f"token file unreadable: {exc}", f"delete {settings.token_path} and run `citelens serve`")
+    state = settings.state_dir
+    try:
+        state.mkdir(parents=True, exist_ok=True)
+        probe_file = state / ".doctor"
+        probe_file.write_text("ok")
+        probe_file.unlink()
+        check(True, f"config folder {state} is writable")
+    except OSError as exc:
+        check(False, f"config folder {state} is not writable ({exc.strerror})",
+              "fix its permissions, or set XDG_CONFIG_HOME to a writable folder")
+    print("all good" if not problems else f"{problems} problem(s) found")
+    return 1 if problems else 0
+
+
+# --- entry point -------------------------------------------------------------------------------
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="citelens", description="Check AI search answers against their sources.")
+    parser.add_argument("--version", action="version", version=f"citelens {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--model", type=Path, help="a models/<name>/ folder (default: the shipped model)")
+    common.add_argument("--allow-private", action="append", metavar="HOST:PORT",
+                        help="let the fetcher reach this private address (tests only; repeatable)")
+    common.add_argument("--no-cache", action="store_true", help="do not read or write the page cache")
+    serve = sub.add_parser("serve", parents=[common], help="run the companion for the extension")
+    serve.add_argument("--port", type=int, default=DEFAULT_PORT)
+    serve.add_argument("--allow-origin", action="append", metavar="ORIGIN",
+                       help="also accept this Origin, e.g. another build's chrome-extension://ID")
+    serve.add_argument("-v", "--verbose", action="store_true")
+    token = sub.add_parser("token", help="print the pairing token")
+    token.add_argument("--rotate", action="store_true", help="make a new token (re-pair the extension)")
+    verify = sub.add_parser("verify", parents=[common], help="check one answer from a request file")
+    verify.add_argument("request", nargs="?", help="a /v1/verify request (JSON), or - for standard input")
+    verify.add_argument("--example", action="store_true", help="check the bundled example answer (offline)")
+    verify.add_argument("--json", action="store_true", help="print the machine-readable result")
+    verify.add_argument("--audit", type=Path, metavar="OUT.json", help="also write the audit export here")
+    doc = sub.add_parser("doctor", parents=[common], help="say what is wrong and how to fix it")
+    doc.add_argument("--port", type=int, default=DEFAULT_PORT)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO if getattr(args, "verbose", False) else logging.WARNING,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if args.command == "token":
+        path = config_dir() / "token"
+        print(f"CiteLens pairing token: {load_or_create_token(path, rotate=args.rotate)}")
+        return 0
+    settings = _settings(args)
+    try:
+        if args.command == "serve":
+            asyncio.run(_serve(settings))
+            return 0
+        if args.command == "doctor":
+            return doctor(settings)
+        body = _read_request(args.request, args.example)
+        result, audit = asyncio.run(_verify(settings, body))
+    except RequestInvalid as exc:
+        print(f"invalid request: {exc.message}" + (f" (field {exc.field})" if exc.field else ""), file=sys.stderr)
+        return 2
+    except CiteLensError as exc:
+        print(f"citelens: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    print(json.dumps(result, indent=2, ensure_ascii=False) if args.json else report(result))
+    if args.audit:
+        args.audit.write_text(json.dumps(audit, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(f"audit export written to {args.audit}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,158 @@
+"""Records → the JSON of api.md (stream lines, plain result) and the audit export of design.md.
+
+The audit card keeps the seed's five fields exactly (answer_statement, cited_url,
+support_judgment, evidence_sentences, unsupported_assertions), one card per statement × cited
+source, and adds context beside them: scores, W3C Web Annotation TextQuoteSelectors for the
+evidence (exact / prefix / suffix), and the ALCE figures of the whole page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+from . import __version__
+from .infer import ModelConfig
+from .pipeline import Event, Started, Summary
+from .records import CitationJudgment, Evidence, PageInfo, SourceResult, StatementJudgment
+
+__all__ = ["audit_export", "collect", "event_line"]
+
+Json = dict[str, Any]
+
+
+def _start_line(started: Started) -> Json:
+    return {"type": "start", "statements": started.statements, "sources": started.sources}
+
+
+def _source_line(source: SourceResult) -> Json:
+    line: Json = {"type": "source", "url": source.url, "status": "ok" if source.ok else "inaccessible"}
+    if source.document is not None:
+        line["title"] = source.document.title
+        line["sentences"] = len(source.document.sentences)
+    else:
+        line["reason"] = source.reason
+    return line
+
+
+def _evidence(e: Evidence) -> Json:
+    return {"text": e.text, "start": e.start, "end": e.end, "prefix": e.prefix, "suffix": e.suffix,
+            "fragment_url": e.fragment_url}
+
+
+def _per_citation(cj: CitationJudgment) -> Json:
+    out: Json = {
+        "citation": cj.citation.id,
+        "marker": cj.citation.marker,
+        "url": cj.citation.url,
+        "judgment": cj.judgment,
+        "score": cj.score,
+        "contradiction": cj.contradiction,
+        "irrelevant": cj.irrelevant,
+        "evidence": [_evidence(e) for e in cj.evidence],
+        "unsupported_assertions": list(cj.unsupported),
+    }
+    if cj.reason:
+        out["reason"] = cj.reason
+    return out
+
+
+def _statement_line(result: StatementJudgment) -> Json:
+    s = result.statement
+    return {
+        "type": "statement",
+        "index": s.index,
+        "text": s.text,
+        "span": list(s.span),
+        "citations": [c.id for c in s.citations],
+        "judgment": result.judgment,
+        "contradicted": result.contradicted,
+        "score": result.score,
+        "per_citation": [_per_citation(cj) for cj in result.per_citation],
+        "evidence_sentences": [e.text for e in result.evidence],
+        "unsupported_assertions": list(result.unsupported_assertions),
+        "claims": [{"text": c.text, "score": c.score, "supported": c.supported} for c in result.claims],
+    }
+
+
+def _summary_line(summary: Summary, model: ModelConfig) -> Json:
+    return {
+        "type": "summary",
+        "citation_recall": summary.citation_recall,
+        "citation_precision": summary.citation_precision,
+        "counts": summary.counts,
+        "elapsed_ms": summary.elapsed_ms,
+        "model": {"name": model.name, "version": model.version},
+    }
+
+
+def event_line(event: Event, model: ModelConfig) -> Json:
+    """One NDJSON line of the /v1/verify stream."""
+    if isinstance(event, Started):
+        return _start_line(event)
+    if isinstance(event, SourceResult):
+        return _source_line(event)
+    if isinstance(event, StatementJudgment):
+        return _statement_line(event)
+    return _summary_line(event, model)
+
+
+async def collect(events: AsyncIterator[Event], model: ModelConfig) -> Json:
+    """The plain-JSON /v1/verify result: {"statements": […], "sources": […], "summary": {…}}."""
+    result: Json = {"statements": [], "sources": [], "summary": {}}
+    async for event in events:
+        line = event_line(event, model)
+        kind = line.pop("type")
+        if kind == "statement":
+            result["statements"].append(line)
+        elif kind == "source":
+            result["sources"].append(line)
+        elif kind == "summary":
+            result["summary"] = line
+    return result
+
+
+def audit_export(page: PageInfo, result: Json, model: ModelConfig) -> Json:
+    """The audit export of a verify result (the plain-JSON form: statements, sources, summary)."""
+    statements = result.get("statements", [])
+    cards = [_card(statement, pc) for statement in statements for pc in statement.get("per_citation") or []]
+    thresholds = model.thresholds
+    return {
+        "page": {"url": page.url, "engine": page.engine, "title": page.title, "query": page.query,
+                 "captured_at": page.captured_at},
+        "tool": {
+            "name": "CiteLens",
+            "version": __version__,
+            "model": model.describe(),
+            "thresholds": {"complete": thresholds.complete, "partial": thresholds.partial,
+                           "claim": thresholds.claim, "contradiction": thresholds.contradiction},
+        },
+        "summary": {k: v for k, v in result.get("summary", {}).items() if k != "type"},
+        "sources": result.get("sources", []),
+        "cards": cards,
+        # Cards are one per statement × cited source; sentences citing nothing are listed here.
+        "uncited_statements": [s["text"] for s in statements if not s.get("per_citation")],
+    }
+
+
+def _card(statement: Json, pc: Json) -> Json:
+    """One statement × cited source, the five fields first (design.md), context after."""
+    judgment = pc["judgment"]
+    evidence = pc.get("evidence", []) if judgment in ("complete_support", "partial_support") else []
+    return {
+        "answer_statement": statement["text"],
+        "cited_url": pc["url"],
+        "support_judgment": judgment,
+        "evidence_sentences": [e["text"] for e in evidence],
+        "unsupported_assertions": pc.get("unsupported_assertions", []),
+        "statement_index": statement["index"],
+        "statement_judgment": statement["judgment"],
+        "contradicted": bool(statement.get("contradicted")),
+        "irrelevant": pc["irrelevant"],
+        "score": pc["score"],
+        "reason": pc.get("reason"),
+        "selectors": [
+            {"type": "TextQuoteSelector", "exact": e["text"], "prefix": e["prefix"], "suffix": e["suffix"]}
+            for e in evidence
+        ],
+    }

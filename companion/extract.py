@@ -1,0 +1,143 @@
+"""Turns a fetched page into its main text, title and sentences (with offsets into that text).
+
+readability-lxml finds the article; when it keeps too little (short pages, unusual markup) the
+page's own text without navigation, scripts and forms is used instead. Offsets are into the
+extracted text, which is what quotes, prefix/suffix and `#:~:text=` fragments are built from.
+Pure text processing: the bytes come from fetch.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import lxml.html
+from lxml import etree
+from readability import Document as Readable
+
+from .errors import NotReadable
+from .records import Document, Fetched
+from .segment import sentences_of
+
+__all__ = ["decode", "document_from_passages", "document_from_text", "extract", "html_to_document"]
+
+_BLOCKS = frozenset(
+    """address article aside blockquote body br dd details dialog div dl dt fieldset figcaption
+    figure footer form h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre section summary table
+    tbody td tfoot th thead tr ul caption""".split()
+)
+_SKIP = frozenset("script style noscript template svg canvas iframe object embed head button select".split())
+# What the fallback drops: boilerplate containers that readability would also have dropped.
+_BOILERPLATE = frozenset("nav header footer aside form menu".split())
+_SPACE = re.compile(r"[ \t\r\f\v\u00a0\u200b]+")
+# readability keeping less than this share of the page's text usually means it picked a sidebar.
+_MIN_SHARE = 0.25
+_MIN_CHARS = 200
+
+
+def decode(fetched: Fetched) -> str:
+    """Bytes to text: the declared charset, else the page's meta charset, else UTF-8 with repair."""
+    for charset in (fetched.charset, _meta_charset(fetched.body), "utf-8"):
+        if not charset:
+            continue
+        try:
+            return fetched.body.decode(charset)
+        except (LookupError, UnicodeDecodeError):
+            continue
+    return fetched.body.decode("utf-8", errors="replace")
+
+
+def _meta_charset(body: bytes) -> str | None:
+    match = re.search(rb"""<meta[^>]+charset=["']?([A-Za-z0-9_.:-]{1,40})""", body[:4096], re.IGNORECASE)
+    return match.group(1).decode("ascii") if match else None
+
+
+def extract(fetched: Fetched, *, max_chars: int) -> Document:
+    text = decode(fetched)
+    if fetched.content_type == "text/plain":
+        return document_from_text(fetched.url, "", text[:max_chars])
+    return html_to_document(fetched.url, text, max_chars=max_chars)
+
+
+def html_to_document(url: str, html: str, *, max_chars: int, title: str = "") -> Document:
+    """The main text of an HTML page as a Document; raises NotReadable when there is none."""
+    html = html.strip()
+    if not html:
+        raise NotReadable("the page is empty")
+    try:
+        readable = Readable(html)
+        main = _text_of(lxml.html.fromstring(readable.summary(html_partial=True)))
+        title = title or readable.short_title() or ""
+    except Exception:  # readability raises bare lxml and parser errors on hostile markup
+        main = ""
+    full = _fallback_text(html)
+    if len(main) < _MIN_CHARS and len(main) < _MIN_SHARE * len(full):
+        main = full
+    main = main[:max_chars]
+    if not main.strip():
+        raise NotReadable("no readable text on the page")
+    return document_from_text(url, " ".join(title.split()), main)
+
+
+def _fallback_text(html: str) -> str:
+    try:
+        root = lxml.html.fromstring(html)
+    except (etree.ParserError, ValueError):
+        return ""
+    for element in list(root.iter(*_BOILERPLATE)):
+        if element.getparent() is not None:
+            element.drop_tree()
+    body = root.find("body")
+    return _text_of(body if body is not None else root)
+
+
+def _text_of(root: lxml.html.HtmlElement) -> str:
+    """Text with one line per block element, so headings and list items stay separate sentences."""
+    parts: list[str] = []
+
+    def walk(element: etree._Element) -> None:
+        tag = element.tag if isinstance(element.tag, str) else ""
+        if tag in _SKIP or not tag:
+            if element.tail:
+                parts.append(element.tail)
+            return
+        block = tag in _BLOCKS
+        if block:
+            parts.append("\n")
+        if element.text:
+            parts.append(element.text)
+        for child in element:
+            walk(child)
+        if block:
+            parts.append("\n")
+        if element.tail:
+            parts.append(element.tail)
+
+    walk(root)
+    lines = (_SPACE.sub(" ", line).strip() for line in "".join(parts).split("\n"))
+    return "\n".join(line for line in lines if line)
+
+
+def document_from_text(url: str, title: str, text: str) -> Document:
+    return Document(url=url, title=title, text=text, sentences=sentences_of(text))
+
+
+def document_from_passages(url: str, title: str, passages: Sequence[str]) -> tuple[Document, list[int]]:
+    """A Document made of given passages (one per line) and, per sentence, its passage index.
+
+    Evaluation and training give evidence as lists (WiCE sentences, AttributionBench excerpts);
+    this keeps the companion's own segmentation while mapping results back to those lists.
+    """
+    lines, starts = [], []
+    at = 0
+    for passage in passages:
+        line = " ".join(passage.split())
+        starts.append(at)
+        lines.append(line)
+        at += len(line) + 1
+    document = document_from_text(url, title, "\n".join(lines))
+    owner = []
+    for sentence in document.sentences:
+        index = max(i for i, s in enumerate(starts) if s <= sentence.start) if starts else 0
+        owner.append(index)
+    return document, owner

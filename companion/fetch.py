@@ -1,0 +1,180 @@
+"""Fetches cited pages over HTTP, guarded as security.md asks. The only module with network I/O.
+
+- Every address is vetted by companion.addresses: IP literals before the request, resolved names
+  inside the resolver (so the connection is pinned to the vetted address), after every redirect.
+- Redirects are followed by hand (≤ 5), timeouts are short, the decoded body is capped (which also
+  stops decompression bombs), only text content types are read, no cookies, no proxy from the
+  environment, an honest User-Agent, and per-host connection limits.
+- A page that cannot be had becomes SourceUnavailable with a reason a reader understands.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from types import TracebackType
+from urllib.parse import urljoin
+
+import aiohttp
+from aiohttp.abc import AbstractResolver, ResolveResult
+
+from . import __version__
+from .addresses import AddressPolicy, Target
+from .config import Limits
+from .errors import Blocked, NotReadable, SourceUnavailable
+from .records import Fetched
+
+__all__ = ["USER_AGENT", "PageFetcher"]
+
+USER_AGENT = f"CiteLens/{__version__} (citation checker; fetches only pages an answer cites)"
+_TEXT_TYPES = frozenset({"text/html", "application/xhtml+xml", "text/plain"})
+_STATUS_REASONS = {
+    401: "http 401 (login required)",
+    402: "http 402 (paywalled)",
+    403: "http 403 (forbidden or paywalled)",
+    404: "http 404 (page not found)",
+    410: "http 410 (page removed)",
+    429: "http 429 (the site is rate-limiting)",
+}
+
+
+class _Refused(OSError):
+    """Raised inside the resolver; aiohttp wraps OSErrors, so the reason survives the trip."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class _GuardedResolver(AbstractResolver):
+    def __init__(self, policy: AddressPolicy):
+        self._policy = policy
+        self._inner = aiohttp.ThreadedResolver()
+
+    async def resolve(
+        self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
+    ) -> list[ResolveResult]:
+        results = await self._inner.resolve(host, port, family)
+        target = Target("http", host.lower().rstrip("."), port)
+        try:
+            allowed = set(self._policy.filter([r["host"] for r in results], target))
+        except Blocked as exc:
+            raise _Refused(exc.reason) from None
+        return [r for r in results if r["host"] in allowed]
+
+    async def close(self) -> None:
+        await self._inner.close()
+
+
+class PageFetcher:
+    """An aiohttp client session with the guard; use as `async with PageFetcher(...) as f`."""
+
+    def __init__(self, limits: Limits, policy: AddressPolicy):
+        self._limits = limits
+        self._policy = policy
+        self._session: aiohttp.ClientSession | None = None
+
+    async def __aenter__(self) -> PageFetcher:
+        connector = aiohttp.TCPConnector(
+            resolver=_GuardedResolver(self._policy),
+            limit=self._limits.total_connections,
+            limit_per_host=self._limits.per_host_connections,
+            family=socket.AF_UNSPEC,
+        )
+        self._session = aiohttp.ClientSession(
+            connector=connector,
+            cookie_jar=aiohttp.DummyCookieJar(),
+            trust_env=False,  # no proxy from the environment: it could route around the guard
+            headers={"User-Agent": USER_AGENT, "Accept": "text/html,application/xhtml+xml,text/plain;q=0.9"},
+            timeout=aiohttp.ClientTimeout(
+                total=self._limits.total_timeout_s,
+                connect=self._limits.connect_timeout_s,
+                sock_read=self._limits.connect_timeout_s * 2,
+            ),
+            max_line_size=16 * 1024,
+            max_field_size=16 * 1024,
+        )
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+
+    async def fetch(self, url: str) -> Fetched:
+        """The page at `url`; raises SourceUnavailable (Blocked, NotReadable) with the reason."""
+        try:
+            return await asyncio.wait_for(self._follow(url), self._limits.total_timeout_s)
+        except asyncio.TimeoutError:
+            raise SourceUnavailable("timeout (the site took too long)") from None
+        except aiohttp.TooManyRedirects:
+            raise SourceUnavailable("too many redirects") from None
+        except aiohttp.ClientConnectorDNSError as exc:
+            if isinstance(exc.os_error, _Refused):
+                raise Blocked(exc.os_error.reason) from None
+            raise SourceUnavailable("dead link (the site's name does not resolve)") from None
+        except aiohttp.ClientConnectorError:
+            raise SourceUnavailable("dead link (connection refused)") from None
+        except aiohttp.ClientPayloadError:
+            raise SourceUnavailable("broken response (the body could not be decoded)") from None
+        except aiohttp.ServerDisconnectedError:
+            raise SourceUnavailable("connection closed by the site") from None
+        except aiohttp.ClientResponseError as exc:
+            raise SourceUnavailable(f"malformed response ({exc.message})") from None
+        except (aiohttp.ClientError, ConnectionError) as exc:
+            raise SourceUnavailable(f"network error ({type(exc).__name__})") from None
+
+    async def _follow(self, url: str) -> Fetched:
+        assert self._session is not None, "use PageFetcher in `async with`"
+        current = url
+        for _ in range(self._limits.max_redirects + 1):
+            self._policy.check_url(current)
+            async with self._session.get(current, allow_redirects=False) as response:
+                if response.status in (301, 302, 303, 307, 308):
+                    location = response.headers.get("Location")
+                    if not location:
+                        raise SourceUnavailable(f"http {response.status} without a Location")
+                    current = urljoin(current, location)
+                    continue
+                if response.status >= 400:
+                    raise SourceUnavailable(_STATUS_REASONS.get(response.status, f"http {response.status}"))
+                if response.status != 200:
+                    raise SourceUnavailable(f"http {response.status} (no page content)")
+                content_type = response.content_type.lower()
+                if content_type not in _TEXT_TYPES and content_type != "application/octet-stream":
+                    raise NotReadable(f"not text ({content_type or 'no content type'})")
+                body = await self._read_capped(response)
+                if content_type == "application/octet-stream" and not _looks_like_text(body):
+                    raise NotReadable("not text (binary content)")
+                if b"\x00" in body[:4096]:
+                    raise NotReadable("not text (binary content)")
+                return Fetched(
+                    url=url,
+                    final_url=str(response.url),
+                    status=response.status,
+                    content_type="text/html" if content_type == "application/octet-stream" else content_type,
+                    body=body,
+                    charset=response.charset,
+                )
+        raise SourceUnavailable("too many redirects")
+
+    async def _read_capped(self, response: aiohttp.ClientResponse) -> bytes:
+        """The decoded body, stopping at the cap: a gzip bomb inflates here, not in memory."""
+        cap = self._limits.max_page_bytes
+        declared = response.content_length
+        if declared is not None and declared > cap and "gzip" not in response.headers.get("Content-Encoding", ""):
+            raise NotReadable(f"page too large ({declared // 1_000_000} MB)")
+        chunks, size = [], 0
+        async for chunk in response.content.iter_chunked(64 * 1024):
+            size += len(chunk)
+            if size > cap:
+                raise NotReadable(f"page too large (over {cap // 1_000_000} MB)")
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+
+def _looks_like_text(body: bytes) -> bool:
+    head = body[:2048].lstrip().lower()
+    return head.startswith((b"<!doctype", b"<html", b"<head", b"<body")) and b"\x00" not in head

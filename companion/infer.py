@@ -1,0 +1,193 @@
+"""The NLI model: a models/<name>/ folder loaded into onnxruntime, scoring pairs in batches.
+
+The only module that imports onnxruntime. A model folder holds `model.onnx`, `tokenizer.json` and
+`config.json` (labels in the model's own order, max length, thresholds and the score combiner,
+written by scripts/export_model.py and scripts/calibrate.py), so switching models is one setting.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+import onnxruntime as ort
+from tokenizers import Tokenizer
+
+from .config import DEFAULT_MODEL_NAME
+from .errors import ModelUnavailable
+from .records import Entailment
+
+__all__ = ["ModelConfig", "OnnxNLI", "Thresholds", "default_model_dir", "load_config"]
+
+_KNOWN_LABELS = {"entailment", "neutral", "contradiction"}
+# Pairs per onnxruntime call: bigger batches pad more, smaller ones pay more call overhead.
+_BATCH_TOKENS = 4096
+_MAX_BATCH = 32
+_CACHE_PAIRS = 50_000
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    """Decision thresholds, calibrated on held-out citation data (scripts/calibrate.py)."""
+
+    complete: float = 0.5  # combined score at or above: complete support
+    partial: float = 0.25  # combined score at or above (and not complete): partial support
+    claim: float = 0.5  # entailment probability at which an atomic claim counts as supported
+    contradiction: float = 0.7  # contradiction probability that flags a statement contradicted
+
+
+@dataclass(frozen=True, slots=True)
+class ModelConfig:
+    name: str
+    path: Path
+    labels: tuple[str, ...]
+    max_length: int = 256
+    quantization: str = "int8"
+    version: str = ""
+    thresholds: Thresholds = field(default_factory=Thresholds)
+    # Logistic combiner of NLI and lexical features: score = sigmoid(bias + weights · features).
+    combiner_weights: tuple[float, ...] = ()
+    combiner_bias: float = 0.0
+    atoms_complete: bool = False
+
+    def describe(self) -> dict[str, object]:
+        return {"name": self.name, "version": self.version, "quantization": self.quantization,
+                "labels": list(self.labels), "max_length": self.max_length}
+
+
+def default_model_dir() -> Path:
+    """The model shipped in models/, installed as the package `companion.default_models`."""
+    return Path(str(resources.files("companion.default_models") / DEFAULT_MODEL_NAME))
+
+
+def load_config(model_dir: Path) -> ModelConfig:
+    path = model_dir / "config.json"
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ModelUnavailable(f"no model at {model_dir} (config.json missing)") from None
+    except (OSError, ValueError) as exc:
+        raise ModelUnavailable(f"cannot read {path}: {exc}") from None
+    labels = tuple(str(label).lower() for label in raw.get("labels", ()))
+    # Two-label fact-checkers (entailment / neutral) are fine; contradiction then reads as 0.
+    if "entailment" not in labels or not set(labels) <= _KNOWN_LABELS or len(labels) < 2:
+        raise ModelUnavailable(f"{path}: labels must be entailment, neutral[, contradiction], got {labels}")
+    combiner = raw.get("combiner") or {}
+    return ModelConfig(
+        name=str(raw.get("name") or model_dir.name),
+        path=model_dir,
+        labels=labels,
+        max_length=int(raw.get("max_length", 256)),
+        quantization=str(raw.get("quantization", "none")),
+        version=str(raw.get("version", "")),
+        thresholds=Thresholds(**(raw.get("thresholds") or {})),
+        combiner_weights=tuple(float(w) for w in combiner.get("weights", ())),
+        combiner_bias=float(combiner.get("bias", 0.0)),
+        atoms_complete=bool(raw.get("atoms_complete", False)),
+    )
+
+
+class OnnxNLI:
+    """NLIBackend over onnxruntime. Thread-safe; loaded once per process and shared."""
+
+    def __init__(self, model_dir: Path | None = None, *, threads: int = 0, cache_pairs: int = _CACHE_PAIRS):
+        model_dir = model_dir or default_model_dir()
+        self.config = load_config(model_dir)
+        onnx_file = model_dir / "model.onnx"
+        if not onnx_file.exists():
+            raise ModelUnavailable(f"no model.onnx in {model_dir}")
+        options = ort.SessionOptions()
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        options.intra_op_num_threads = threads or _usable_cores()
+        options.inter_op_num_threads = 1
+        try:
+            self._session = ort.InferenceSession(str(onnx_file), options, providers=["CPUExecutionProvider"])
+            self._tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
+        except Exception as exc:  # onnxruntime and tokenizers raise their own untyped errors
+            raise ModelUnavailable(f"cannot load the model in {model_dir}: {exc}") from exc
+        self._tokenizer.no_padding()
+        self._tokenizer.enable_truncation(self.config.max_length, strategy="only_first")
+        self._inputs = {i.name for i in self._session.get_inputs()}
+        self._entail = self.config.labels.index("entailment")
+        labels = self.config.labels
+        self._contra = labels.index("contradiction") if "contradiction" in labels else None
+        self._cache: OrderedDict[tuple[str, str], Entailment] = OrderedDict()
+        self._cache_size = cache_pairs
+        self._lock = threading.Lock()
+        self.pairs_scored = 0  # model calls actually made, for the benchmark
+
+    def score(self, pairs: Sequence[tuple[str, str]]) -> list[Entailment]:
+        results: list[Entailment | None] = []
+        todo: dict[tuple[str, str], list[int]] = {}
+        with self._lock:
+            for i, pair in enumerate(pairs):
+                hit = self._cache.get(pair)
+                if hit is not None:
+                    self._cache.move_to_end(pair)
+                results.append(hit)
+                if hit is None:
+                    todo.setdefault(pair, []).append(i)
+        if todo:
+            fresh = self.score_uncached(list(todo))
+            with self._lock:
+                for pair, entailment in zip(todo, fresh, strict=True):
+                    for i in todo[pair]:
+                        results[i] = entailment
+                    self._cache[pair] = entailment
+                while len(self._cache) > self._cache_size:
+                    self._cache.popitem(last=False)
+        return [r for r in results if r is not None]
+
+    def score_uncached(self, pairs: Sequence[tuple[str, str]], *, by_length: bool = True) -> list[Entailment]:
+        """Model calls with no cache; `by_length=False` is the naive baseline of the benchmark."""
+        if not pairs:
+            return []
+        encodings = self._tokenizer.encode_batch([(p, h) for p, h in pairs])
+        order = sorted(range(len(pairs)), key=lambda i: len(encodings[i].ids)) if by_length else list(range(len(pairs)))
+        out: list[Entailment | None] = [None] * len(pairs)
+        start = 0
+        while start < len(order):
+            end = start + 1
+            longest = len(encodings[order[start]].ids)
+            while end < len(order) and end - start < _MAX_BATCH:
+                longest = max(longest, len(encodings[order[end]].ids))
+                if longest * (end - start + 1) > _BATCH_TOKENS:
+                    break
+                end += 1
+            batch = order[start:end]
+            for i, probs in zip(batch, self._run([encodings[i] for i in batch]), strict=True):
+                e = float(probs[self._entail])
+                c = float(probs[self._contra]) if self._contra is not None else 0.0
+                out[i] = Entailment(e, max(0.0, 1.0 - e - c), c)
+            start = end
+        self.pairs_scored += len(pairs)
+        return [o for o in out if o is not None]
+
+    def _run(self, encodings: list) -> np.ndarray:  # type: ignore[type-arg]
+        width = max(len(e.ids) for e in encodings)
+        ids = np.zeros((len(encodings), width), dtype=np.int64)
+        mask = np.zeros_like(ids)
+        types = np.zeros_like(ids)
+        for row, e in enumerate(encodings):
+            n = len(e.ids)
+            ids[row, :n] = e.ids
+            mask[row, :n] = 1
+            types[row, :n] = e.type_ids
+        feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
+        logits = self._session.run(None, {k: v for k, v in feed.items() if k in self._inputs})[0]
+        logits = logits - logits.max(axis=1, keepdims=True)
+        probs = np.exp(logits)
+        return probs / probs.sum(axis=1, keepdims=True)  # type: ignore[no-any-return]
+
+
+def _usable_cores() -> int:
+    """The cores this process may run on (a container's share, not the host's count)."""
+    count = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(1, count)

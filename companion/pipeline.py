@@ -1,0 +1,184 @@
+"""Runs the stages for one captured answer and yields results as soon as each is ready.
+
+capture (done by the caller) → segment → fetch + extract (concurrently, each distinct page once,
+inline pages and cached pages without a fetch) → judge each statement as soon as its own sources
+are in, in answer order → summary. CPU work (extraction, the model) runs in worker threads so the
+event loop keeps answering (health checks, other requests, the stream itself).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import AsyncIterator, Mapping
+from concurrent.futures import Executor
+from dataclasses import dataclass
+
+from .cache import PageCache
+from .config import Limits
+from .errors import SourceUnavailable
+from .extract import document_from_text, extract, html_to_document
+from .fetch import PageFetcher
+from .judge import Judge
+from .records import (
+    JUDGMENTS,
+    Document,
+    InlineSource,
+    SourceResult,
+    Statement,
+    StatementJudgment,
+    VerifyRequest,
+)
+from .segment import statements as split_statements
+
+__all__ = ["SourceLoader", "Started", "Summary", "Verifier", "summarize"]
+
+# A page this short that talks about subscribing is a paywall or a login wall, not an article.
+_PAYWALL = re.compile(
+    r"subscribe (now|to (continue|read))|already a subscriber|sign in to (continue|read)|"
+    r"this (article|content) is (for|available to) (subscribers|members)|create a free account to continue",
+    re.IGNORECASE,
+)
+_PAYWALL_MAX_WORDS = 250
+
+
+@dataclass(frozen=True, slots=True)
+class Started:
+    statements: int
+    sources: int
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    counts: dict[str, int]
+    citation_recall: float | None
+    citation_precision: float | None
+    elapsed_ms: int
+
+
+Event = Started | SourceResult | StatementJudgment | Summary
+
+
+class SourceLoader:
+    """Each cited page as a Document: given inline, from the cache, or fetched and extracted."""
+
+    def __init__(self, fetcher: PageFetcher | None, cache: PageCache | None, limits: Limits, executor: Executor):
+        self._fetcher = fetcher
+        self._cache = cache
+        self._limits = limits
+        self._executor = executor
+
+    async def load(self, url: str, inline: InlineSource | None) -> SourceResult:
+        loop = asyncio.get_running_loop()
+        try:
+            if inline is not None and (inline.html or inline.text):
+                document = await loop.run_in_executor(self._executor, self._inline, url, inline)
+            else:
+                document = await self._fetched(url)
+        except SourceUnavailable as exc:
+            return SourceResult(url, None, exc.reason)
+        if _walled(document):
+            return SourceResult(url, None, "paywalled or login required")
+        return SourceResult(url, document)
+
+    def _inline(self, url: str, inline: InlineSource) -> Document:
+        if inline.html:
+            return html_to_document(url, inline.html, max_chars=self._limits.max_extracted_chars, title=inline.title)
+        return document_from_text(url, inline.title, inline.text[: self._limits.max_extracted_chars])
+
+    async def _fetched(self, url: str) -> Document:
+        if self._cache is not None:
+            cached = await asyncio.to_thread(self._cache.get, url)
+            if cached is not None:
+                return cached
+        if self._fetcher is None:
+            raise SourceUnavailable("not fetched (fetching is off and the page was not sent inline)")
+        fetched = await self._fetcher.fetch(url)
+        loop = asyncio.get_running_loop()
+        document = await loop.run_in_executor(
+            self._executor, lambda: extract(fetched, max_chars=self._limits.max_extracted_chars)
+        )
+        document = Document(url, document.title, document.text, document.sentences)
+        if self._cache is not None and not _walled(document):
+            await asyncio.to_thread(self._cache.put, document)
+        return document
+
+
+def _walled(document: Document) -> bool:
+    return len(document.text.split()) < _PAYWALL_MAX_WORDS and bool(_PAYWALL.search(document.text))
+
+
+class Verifier:
+    """One answer in, a stream of events out: Started, SourceResult…, StatementJudgment…, Summary."""
+
+    def __init__(self, judge: Judge, sources: SourceLoader, judge_executor: Executor):
+        self.judge = judge
+        self.sources = sources
+        self._executor = judge_executor
+
+    async def run(self, request: VerifyRequest) -> AsyncIterator[Event]:
+        started = time.perf_counter()
+        statements = split_statements(request.answer_text, request.citations, request.page.query)
+        urls = list(dict.fromkeys(c.url for s in statements for c in s.citations))
+        yield Started(len(statements), len(urls))
+        tasks = {asyncio.ensure_future(self.sources.load(u, request.sources.get(u))): u for u in urls}
+        ready: dict[str, SourceResult] = {}
+        waiting = list(statements)
+        judged: list[StatementJudgment] = []
+        loop = asyncio.get_running_loop()
+        try:
+            while waiting:
+                while waiting and all(c.url in ready for c in waiting[0].citations):
+                    statement = waiting.pop(0)
+                    result = await loop.run_in_executor(self._executor, self.judge.judge, statement, ready)
+                    judged.append(result)
+                    yield result
+                if not waiting:
+                    break
+                done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+                for task in done:
+                    source = task.result()
+                    ready[tasks.pop(task)] = source
+                    yield source
+            for task in list(tasks):  # sources cited by nothing the splitter kept
+                source = await task
+                ready[tasks.pop(task)] = source
+                yield source
+        finally:
+            for task in tasks:
+                task.cancel()
+        yield summarize(judged, int((time.perf_counter() - started) * 1000))
+
+
+def summarize(judged: list[StatementJudgment], elapsed_ms: int) -> Summary:
+    """Counts and ALCE citation recall / precision over the statements that could be checked.
+
+    ALCE counts a statement's citations as precise only when the statement is supported (recall 1)
+    and the citation is not irrelevant. Statements without citations, and inaccessible sources,
+    are left out of both figures: the verifiability study reports them separately.
+    """
+    counts = {j: 0 for j in JUDGMENTS}
+    recalls: list[int] = []
+    precise = cited = 0
+    for result in judged:
+        counts[result.judgment] += 1
+        if result.judgment in ("no_citation", "inaccessible"):
+            continue
+        recalls.append(result.recall)
+        for cj in result.per_citation:
+            if cj.judgment == "inaccessible":
+                continue
+            cited += 1
+            precise += int(bool(result.recall) and not cj.irrelevant)
+    return Summary(
+        counts=counts,
+        citation_recall=round(sum(recalls) / len(recalls), 4) if recalls else None,
+        citation_precision=round(precise / cited, 4) if cited else None,
+        elapsed_ms=elapsed_ms,
+    )
+
+
+def judge_all(judge: Judge, statements: list[Statement], sources: Mapping[str, SourceResult]) -> list[StatementJudgment]:
+    """Synchronous helper for scripts that already hold every source."""
+    return [judge.judge(s, sources) for s in statements]

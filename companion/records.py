@@ -1,0 +1,206 @@
+"""The plain typed records that pass between the pipeline's stages, in data-flow order.
+
+capture → VerifyRequest; segment → Statement; fetch → Fetched; extract → Document (Sentences);
+retrieve → Window; infer → Entailment; judge → StatementJudgment; export → dicts of api.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+__all__ = [
+    "JUDGMENTS",
+    "AtomicClaim",
+    "Citation",
+    "CitationJudgment",
+    "Document",
+    "Entailment",
+    "Evidence",
+    "Fetched",
+    "InlineSource",
+    "Judgment",
+    "PageInfo",
+    "Sentence",
+    "SourceResult",
+    "Statement",
+    "StatementJudgment",
+    "VerifyRequest",
+    "Window",
+]
+
+Judgment = Literal["complete_support", "partial_support", "no_support", "inaccessible", "no_citation"]
+JUDGMENTS: tuple[Judgment, ...] = (
+    "complete_support",
+    "partial_support",
+    "no_support",
+    "inaccessible",
+    "no_citation",
+)
+
+
+# --- capture: what the extension (or a person) sends -------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PageInfo:
+    url: str = ""
+    engine: str = ""
+    title: str = ""
+    query: str = ""
+    captured_at: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    id: str
+    marker: str
+    url: str  # normalized: redirectors unwrapped, tracking parameters and fragment dropped
+    offset: int
+    # The `#:~:text=` an engine put on its link: the sentence it says it used (engines.md).
+    hint: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class InlineSource:
+    html: str = ""
+    text: str = ""
+    title: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyRequest:
+    page: PageInfo
+    answer_text: str
+    citations: tuple[Citation, ...]
+    sources: Mapping[str, InlineSource] = field(default_factory=dict)
+    stream: bool = False
+
+
+# --- segment: the answer's statements ----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    index: int
+    text: str  # markers stripped
+    span: tuple[int, int]  # [start, end) in the answer text as sent
+    citations: tuple[Citation, ...]
+    # The preceding statement and the question: read with the statement so that "it" resolves.
+    previous: str = ""
+    question: str = ""
+
+
+# --- fetch and extract: the cited sources ------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Fetched:
+    url: str
+    final_url: str
+    status: int
+    content_type: str
+    body: bytes
+    charset: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    text: str
+    start: int  # [start, end) in Document.text
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    url: str
+    title: str
+    text: str
+    sentences: tuple[Sentence, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SourceResult:
+    url: str
+    document: Document | None
+    reason: str = ""  # why it is inaccessible; empty when the document is there
+
+    @property
+    def ok(self) -> bool:
+        return self.document is not None
+
+
+# --- retrieve and infer ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """One to a few consecutive source sentences, the unit the NLI model reads as premise."""
+
+    first: int  # index of the first sentence in Document.sentences
+    last: int  # inclusive
+    text: str
+    relevance: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Entailment:
+    entailment: float
+    neutral: float
+    contradiction: float
+
+
+# --- judge -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """A source sentence quoted as evidence, anchored like a W3C TextQuoteSelector."""
+
+    text: str
+    start: int
+    end: int
+    prefix: str
+    suffix: str
+    fragment_url: str
+    sentence_index: int
+    url: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class AtomicClaim:
+    text: str
+    score: float
+    supported: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CitationJudgment:
+    citation: Citation
+    judgment: Judgment
+    score: float
+    contradiction: float
+    irrelevant: bool
+    evidence: tuple[Evidence, ...]
+    reason: str = ""
+    entailment: float = 0.0  # the model's best entailment probability, before the combiner
+    unsupported: tuple[str, ...] = ()  # atomic claims this source does not support
+
+
+@dataclass(frozen=True, slots=True)
+class StatementJudgment:
+    statement: Statement
+    judgment: Judgment
+    score: float
+    contradicted: bool
+    per_citation: tuple[CitationJudgment, ...]
+    evidence: tuple[Evidence, ...]
+    claims: tuple[AtomicClaim, ...]
+    # ALCE: 1 when the joined evidence of all citations entails the statement.
+    recall: int
+    features: tuple[float, ...] = ()  # the combiner's inputs (judge.FEATURES), for the audit
+
+    @property
+    def unsupported_assertions(self) -> tuple[str, ...]:
+        return tuple(c.text for c in self.claims if not c.supported)

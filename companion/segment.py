@@ -1,0 +1,147 @@
+"""Splits text into sentences with character spans, and an answer into cited statements.
+
+The same splitter serves the answer and the cited pages, so that training, evaluation and the
+running companion see identical units. Pure text processing: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+import pysbd
+
+from .records import Citation, Sentence, Statement
+
+__all__ = [
+    "MARKER_RUN",
+    "attach_citations",
+    "content_end",
+    "sentences_of",
+    "split_sentences",
+    "statements",
+    "strip_markers",
+]
+
+# Citation markers left in the text: [1], [1][2], [1, 2], [1-3], [1–3], superscripts ¹²³, 【1】.
+_MARKER = r"(?:\[\s*\d+(?:\s*[-–,]\s*\d+)*\s*\]|【\d+(?:[-–,]\d+)*】|[⁰¹²³⁴⁵⁶⁷⁸⁹]+)"
+MARKER_RUN = re.compile(rf"(?:\s*{_MARKER})+")
+_TRAILING_NOISE = re.compile(rf"(?:\s|{_MARKER})*\Z")
+# Bullets and numbering at the start of a list line are layout, not claims.
+_BULLET = re.compile(r"^\s*(?:[-*•·▪–]|\d{1,3}[.)])\s+")
+_SPACES = re.compile(r"\s+")
+
+
+@lru_cache(maxsize=1)
+def _segmenter() -> pysbd.Segmenter:
+    return pysbd.Segmenter(language="en", clean=False, char_span=False)
+
+
+def split_sentences(text: str) -> list[tuple[int, int]]:
+    """[start, end) spans of the sentences of `text`, trimmed of surrounding white space.
+
+    Lines are split first: headings, list items and table cells carry no final full stop but
+    are statements of their own (the verifiability study judges them too).
+    """
+    spans: list[tuple[int, int]] = []
+    line_start = 0
+    for line in text.splitlines(keepends=True):
+        if line.strip():
+            cursor = 0
+            for piece in _segmenter().segment(line):
+                at = line.find(piece, cursor) if piece else -1
+                if at < 0:  # pysbd normalised something; fall back to the rest of the line
+                    at, piece = cursor, line[cursor:]
+                cursor = at + len(piece)
+                _add_trimmed(spans, text, line_start + at, line_start + cursor)
+            if cursor < len(line):
+                _add_trimmed(spans, text, line_start + cursor, line_start + len(line))
+        line_start += len(line)
+    return _merge_marker_only(spans, text)
+
+
+def _add_trimmed(spans: list[tuple[int, int]], text: str, start: int, end: int) -> None:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    if end > start:
+        spans.append((start, end))
+
+
+def _merge_marker_only(spans: list[tuple[int, int]], text: str) -> list[tuple[int, int]]:
+    """A "sentence" that is only markers ("[2]" after a full stop) belongs to the one before."""
+    merged: list[tuple[int, int]] = []
+    for start, end in spans:
+        if merged and not strip_markers(text[start:end]).strip():
+            merged[-1] = (merged[-1][0], end)
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def strip_markers(text: str) -> str:
+    """The text without citation markers and list bullets, white space folded."""
+    return _SPACES.sub(" ", MARKER_RUN.sub("", _BULLET.sub("", text))).strip()
+
+
+def content_end(text: str, start: int, end: int) -> int:
+    """End of a span once trailing markers and white space are cut off."""
+    match = _TRAILING_NOISE.search(text, start, end)
+    return match.start() if match and match.start() > start else end
+
+
+def attach_citations(
+    text: str, spans: Sequence[tuple[int, int]], citations: Sequence[Citation]
+) -> list[list[Citation]]:
+    """Each sentence's citations: a marker belongs to the sentence ending at or just before it.
+
+    The offset is walked back over white space and other markers, so "…end. [1][2]", "…end.[1]"
+    and a marker removed from the text at a sentence boundary all land on the same sentence.
+    """
+    attached: list[list[Citation]] = [[] for _ in spans]
+    if not spans:
+        return attached
+    for citation in citations:
+        offset = max(0, min(citation.offset, len(text)))
+        # Runs of markers are short; looking back a bounded stretch keeps this linear.
+        match = _TRAILING_NOISE.search(text, max(0, offset - 256), offset)
+        anchor = match.start() if match else offset
+        chosen = 0
+        for i, (start, _end) in enumerate(spans):
+            if start < anchor:
+                chosen = i
+            else:
+                break
+        attached[chosen].append(citation)
+    return attached
+
+
+def statements(text: str, citations: Sequence[Citation], question: str = "") -> list[Statement]:
+    """The answer's statements in order, with their citations and their reading context."""
+    spans = split_sentences(text)
+    cited = attach_citations(text, spans, citations)
+    result: list[Statement] = []
+    previous = ""
+    for (start, end), own in zip(spans, cited, strict=True):
+        clean = strip_markers(text[start:end])
+        if not clean:
+            continue
+        result.append(
+            Statement(
+                index=len(result),
+                text=clean,
+                span=(start, content_end(text, start, end)),
+                citations=tuple(own),
+                previous=previous,
+                question=question,
+            )
+        )
+        previous = clean
+    return result
+
+
+def sentences_of(text: str) -> tuple[Sentence, ...]:
+    """Source-side sentences, with their offsets into `text` (for quotes and text fragments)."""
+    return tuple(Sentence(text[s:e], s, e) for s, e in split_sentences(text))

@@ -1,0 +1,208 @@
+"""The local HTTP API of api.md on aiohttp: GET /v1/health, POST /v1/verify, POST /v1/audit.
+
+Handlers stay thin (parse → pipeline → respond). The listener guard of security.md runs first:
+Host must be a loopback name with our port (421, DNS rebinding), a present Origin must be the
+extension's (403), every call but health carries the pairing token (401), bodies are capped (413),
+OPTIONS is refused and no CORS header is ever sent. One middleware turns every error into
+`{"error": {"code", "message", "field"}}` without stack traces.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aiohttp import web
+
+from . import __version__
+from .capture import parse_request
+from .config import ALLOWED_CHROME_EXTENSION_IDS, Settings
+from .errors import RequestInvalid
+from .export import audit_export, collect, event_line
+from .pairing import token_matches
+from .records import PageInfo
+from .runtime import Runtime
+
+__all__ = ["Gate", "make_app"]
+
+log = logging.getLogger(__name__)
+
+RUNTIME = web.AppKey("runtime", Runtime)
+TOKEN = web.AppKey("token", str)
+GATE = web.AppKey("gate", "Gate")
+SETTINGS = web.AppKey("settings", Settings)
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+_LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+
+
+def error_response(status: int, code: str, message: str, field: str = "", **headers: str) -> web.Response:
+    body: dict[str, Any] = {"code": code, "message": message}
+    if field:
+        body["field"] = field
+    return web.json_response({"error": body}, status=status, headers=headers or None)
+
+
+class Gate:
+    """Bounded admission: a few verifications run, a few wait, the rest get 429 at once."""
+
+    def __init__(self, running: int, waiting: int):
+        self._semaphore = asyncio.Semaphore(running)
+        self._capacity = running + waiting
+        self._inside = 0
+
+    def full(self) -> bool:
+        return self._inside >= self._capacity
+
+    async def __aenter__(self) -> None:
+        self._inside += 1
+        try:
+            await self._semaphore.acquire()
+        except BaseException:
+            self._inside -= 1
+            raise
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._semaphore.release()
+        self._inside -= 1
+
+
+@web.middleware
+async def errors_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+    try:
+        return await handler(request)
+    except RequestInvalid as exc:
+        return error_response(exc.status, exc.code, exc.message, exc.field)
+    except web.HTTPRequestEntityTooLarge:
+        limit = request.app[SETTINGS].limits.max_body_bytes
+        return error_response(413, "too_large", f"the request body is over {limit // (1024 * 1024)} MiB")
+    except web.HTTPException as exc:
+        if exc.status < 400:
+            raise
+        return error_response(exc.status, exc.reason.lower().replace(" ", "_"), exc.reason)
+    except (ConnectionResetError, asyncio.CancelledError):
+        raise
+    except Exception:
+        log.exception("internal error on %s %s", request.method, request.path)
+        return error_response(500, "internal", "the companion failed on this request; see its log")
+
+
+@web.middleware
+async def guard_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+    settings = request.app[SETTINGS]
+    if request.host not in {f"{h}:{settings.port}" for h in _LOOPBACK_HOSTS}:
+        return error_response(421, "misdirected", "this companion only answers to 127.0.0.1 / localhost")
+    origin = request.headers.get("Origin")
+    if origin is not None and not _origin_allowed(origin, settings):
+        return error_response(403, "origin_refused", f"requests from {origin[:100]} are not allowed")
+    if request.method == "OPTIONS":  # no CORS: a preflight is never granted
+        return error_response(405, "method_not_allowed", "OPTIONS is not supported")
+    if request.path != "/v1/health" and not token_matches(
+        request.headers.get("X-CiteLens-Token"), request.app[TOKEN]
+    ):
+        return error_response(
+            401, "bad_token", "missing or wrong pairing token: paste the output of `citelens token` into "
+            "the CiteLens options page"
+        )
+    return await handler(request)
+
+
+def _origin_allowed(origin: str, settings: Settings) -> bool:
+    if origin in settings.extra_origins:
+        return True
+    scheme, _, rest = origin.partition("://")
+    if scheme == "chrome-extension":
+        return rest in ALLOWED_CHROME_EXTENSION_IDS
+    # Firefox makes a random uuid per install, so it cannot be pinned; the token still must match.
+    return scheme == "moz-extension" and bool(rest) and "/" not in rest
+
+
+async def health(request: web.Request) -> web.Response:
+    model = request.app[RUNTIME].model
+    return web.json_response(
+        {"status": "ok", "version": __version__,
+         "model": {"name": model.name, "quantization": model.quantization, "labels": list(model.labels)}}
+    )
+
+
+async def _json_body(request: web.Request) -> Any:
+    ctype = request.content_type
+    if ctype != "application/json":
+        raise RequestInvalid(f"send JSON with Content-Type application/json, not {ctype or 'nothing'}",
+                             status=415, code="unsupported_media_type")
+    limit = request.app[SETTINGS].limits.max_body_bytes
+    if request.content_length is not None and request.content_length > limit:
+        raise web.HTTPRequestEntityTooLarge(max_size=limit, actual_size=request.content_length)
+    raw = await request.read()
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise RequestInvalid(f"the body is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
+                             field="$", status=400, code="bad_json") from None
+    except (UnicodeDecodeError, RecursionError, ValueError):
+        raise RequestInvalid("the body is not valid UTF-8 JSON", field="$", status=400, code="bad_json") from None
+
+
+def _busy() -> web.Response:
+    return error_response(429, "busy", "the companion is checking other answers; try again in a moment",
+                          **{"Retry-After": "2"})
+
+
+async def verify(request: web.Request) -> web.StreamResponse:
+    runtime, gate = request.app[RUNTIME], request.app[GATE]
+    body = await _json_body(request)
+    verify_request = parse_request(body, runtime.settings.limits)
+    if gate.full():
+        return _busy()
+    async with gate:
+        if not verify_request.stream:
+            return web.json_response(await collect(runtime.verifier.run(verify_request), runtime.model))
+        response = web.StreamResponse(headers={"Content-Type": "application/x-ndjson", "Cache-Control": "no-store"})
+        await response.prepare(request)
+        events = runtime.verifier.run(verify_request)
+        try:
+            async for event in events:
+                await response.write((json.dumps(event_line(event, runtime.model), ensure_ascii=False) + "\n").encode())
+        except ConnectionResetError:
+            log.info("client went away; stopped checking")
+        finally:
+            await events.aclose()
+        await response.write_eof()
+        return response
+
+
+async def audit(request: web.Request) -> web.Response:
+    runtime, gate = request.app[RUNTIME], request.app[GATE]
+    body = await _json_body(request)
+    if isinstance(body, dict) and "result" in body:
+        result = body["result"]
+        if not isinstance(result, dict) or not isinstance(result.get("statements"), list):
+            raise RequestInvalid("result must be a /v1/verify result with a statements list", field="result.statements")
+        page_raw = body.get("page") if isinstance(body.get("page"), dict) else {}
+        page = PageInfo(**{k: str(page_raw.get(k, "")) for k in ("url", "engine", "title", "query", "captured_at")})
+        return web.json_response(audit_export(page, result, runtime.model))
+    verify_request = parse_request(body, runtime.settings.limits)
+    if gate.full():
+        return _busy()
+    async with gate:
+        result = await collect(runtime.verifier.run(verify_request), runtime.model)
+    return web.json_response(audit_export(verify_request.page, result, runtime.model))
+
+
+def make_app(runtime: Runtime, token: str) -> web.Application:
+    settings = runtime.settings
+    app = web.Application(
+        middlewares=[errors_middleware, guard_middleware],
+        client_max_size=settings.limits.max_body_bytes,
+    )
+    app[RUNTIME] = runtime
+    app[TOKEN] = token
+    app[SETTINGS] = settings
+    app[GATE] = Gate(settings.limits.max_concurrent_verifications, settings.limits.max_waiting_verifications)
+    app.router.add_get("/v1/health", health)
+    app.router.add_post("/v1/verify", verify)
+    app.router.add_post("/v1/audit", audit)
+    return app

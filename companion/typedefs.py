@@ -1,0 +1,26 @@
+"""Protocols between the stages, so that I/O and the model can be swapped (httpx habit).
+
+Only companion.infer imports onnxruntime and only companion.fetch does network I/O; everything
+else receives them through these interfaces. Unit tests may pass a deterministic NLI backend.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from .records import Entailment, SourceResult
+
+__all__ = ["NLIBackend", "SourceFetcher"]
+
+
+class NLIBackend(Protocol):
+    """Scores (premise, hypothesis) pairs; must return one Entailment per pair, in order."""
+
+    def score(self, pairs: Sequence[tuple[str, str]]) -> list[Entailment]: ...
+
+
+class SourceFetcher(Protocol):
+    """Gets a cited page and turns it into a Document, or says why it cannot."""
+
+    async def get(self, url: str) -> SourceResult: ...

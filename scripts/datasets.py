@@ -1,0 +1,80 @@
+"""The evaluation sets as the companion sees them: a Statement and its cited Document.
+
+Shared by evaluate.py, calibrate.py and citation_pairs.py, so training, calibration and
+evaluation read each example exactly the same way.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from companion.extract import document_from_passages
+from companion.records import Citation, SourceResult, Statement
+from companion.segment import split_sentences
+
+__all__ = ["FORMATS", "Example", "ab_context", "examples", "read_rows", "references"]
+
+FORMATS = ("attributionbench", "wice", "snli")
+_URL = "https://evidence.invalid/"
+
+
+@dataclass(frozen=True)
+class Example:
+    statement: Statement
+    sources: dict[str, SourceResult]
+    owner: list[int]  # per source sentence: index in the example's own evidence list
+    gold: str  # complete_support / partial_support / no_support, or the SNLI label
+
+
+def read_rows(path: Path) -> list[dict]:
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def references(row: dict) -> list[str]:
+    refs = row["references"]
+    if isinstance(refs, str):
+        refs = [refs]
+    return [str(r) for r in refs if str(r).strip()]
+
+
+def ab_context(row: dict) -> tuple[str, str]:
+    """The sentence before the claim in its response, and the question (the companion's context)."""
+    response, claim = row.get("response") or "", row["claim"].strip()
+    at = response.find(claim)
+    previous = ""
+    if at > 0:
+        before = [response[s:e] for s, e in split_sentences(response[:at])]
+        previous = before[-1] if before else ""
+    return previous, row.get("question") or ""
+
+
+def example(fmt: str, row: dict) -> Example:
+    if fmt == "attributionbench":
+        passages = references(row)
+        previous, question = ab_context(row)
+        claim = row["claim"].strip()
+        gold = "complete_support" if row["attribution_label"].strip().lower() == "attributable" else "no_support"
+    elif fmt == "wice":
+        passages, previous, question, claim = row["evidence"], "", "", row["claim"].strip()
+        gold = {"supported": "complete_support", "partially_supported": "partial_support"}.get(row["label"], "no_support")
+    elif fmt == "snli":
+        passages, previous, question, claim = [row["premise"]], "", "", row["hypothesis"].strip()
+        gold = row["label"]
+    else:
+        raise ValueError(f"unknown format {fmt!r}; expected one of {FORMATS}")
+    document, owner = document_from_passages(_URL, "", passages)
+    citation = Citation(id="c1", marker="1", url=_URL, offset=len(claim))
+    statement = Statement(0, claim, (0, len(claim)), (citation,), previous=previous, question=question)
+    source = SourceResult(_URL, document if document.sentences else None, "" if document.sentences else "empty")
+    return Example(statement, {_URL: source}, owner, gold)
+
+
+def examples(fmt: str, rows: list[dict]) -> Iterator[Example]:
+    for row in rows:
+        yield example(fmt, row)

