@@ -57,7 +57,10 @@ class AddressPolicy:
 
     def allows(self, target: Target, ip: str) -> bool:
         """Test-only escape hatch: `citelens serve --allow-private HOST:PORT`."""
-        return f"{target.host}:{target.port}" in self.allow_private or _hostport(ip, target.port) in self.allow_private
+        return (
+            f"{target.host}:{target.port}" in self.allow_private
+            or _hostport(ip, target.port) in self.allow_private
+        )
 
     def check_ip(self, ip: str, target: Target) -> None:
         if self.allows(target, ip):

@@ -59,7 +59,9 @@ class PageCache:
             if self._db is None:
                 return None
             try:
-                row = self._db.execute("SELECT stored_at, document FROM pages WHERE url = ?", (url,)).fetchone()
+                row = self._db.execute(
+                    "SELECT stored_at, document FROM pages WHERE url = ?", (url,)
+                ).fetchone()
             except sqlite3.Error as exc:
                 self._disable(f"read failed: {exc}")
                 return None

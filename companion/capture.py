@@ -62,7 +62,9 @@ def normalize_url(url: str) -> str:
 
 
 def _is_tracking(key: str, value: str) -> bool:
-    return bool(_TRACKING.match(key)) or (key in {"ref", "source", "src"} and value.lower() in _TRACKING_VALUES)
+    return bool(_TRACKING.match(key)) or (
+        key in {"ref", "source", "src"} and value.lower() in _TRACKING_VALUES
+    )
 
 
 def _unwrap(url: str) -> str:
@@ -94,12 +96,18 @@ def parse_request(body: Any, limits: Limits) -> VerifyRequest:
         raise RequestInvalid("the answer is empty: select the answer text and try again", field="answer.text")
     if len(text) > limits.max_answer_chars:
         raise RequestInvalid(
-            f"the answer is longer than {limits.max_answer_chars} characters", field="answer.text", status=413,
+            f"the answer is longer than {limits.max_answer_chars} characters",
+            field="answer.text",
+            status=413,
             code="too_large",
         )
     page_raw = _object(body, "page")
-    page = PageInfo(**{k: _string(page_raw, k, f"page.{k}", max_len=4096) for k in
-                       ("url", "engine", "title", "query", "captured_at")})
+    page = PageInfo(
+        **{
+            k: _string(page_raw, k, f"page.{k}", max_len=4096)
+            for k in ("url", "engine", "title", "query", "captured_at")
+        }
+    )
     citations = _citations(body.get("citations", []), text, limits)
     sources = _sources(body.get("sources", {}), limits)
     options = _object(body, "options")
@@ -125,7 +133,9 @@ def _string(body: Mapping[str, Any], key: str, path: str, *, max_len: int, defau
     if not isinstance(value, str):
         raise RequestInvalid(f"{path} must be a string", field=path)
     if len(value) > max_len:
-        raise RequestInvalid(f"{path} is longer than {max_len} characters", field=path, status=413, code="too_large")
+        raise RequestInvalid(
+            f"{path} is longer than {max_len} characters", field=path, status=413, code="too_large"
+        )
     return value
 
 
@@ -133,8 +143,9 @@ def _citations(raw: Any, text: str, limits: Limits) -> tuple[Citation, ...]:
     if not isinstance(raw, list):
         raise RequestInvalid("citations must be a list", field="citations")
     if len(raw) > limits.max_citations:
-        raise RequestInvalid(f"more than {limits.max_citations} citations", field="citations", status=413,
-                             code="too_large")
+        raise RequestInvalid(
+            f"more than {limits.max_citations} citations", field="citations", status=413, code="too_large"
+        )
     citations = []
     for i, item in enumerate(raw):
         path = f"citations[{i}]"
@@ -143,7 +154,9 @@ def _citations(raw: Any, text: str, limits: Limits) -> tuple[Citation, ...]:
         url = _string(item, "url", f"{path}.url", max_len=limits.max_url_chars)
         scheme = urlsplit(url).scheme.lower()
         if scheme not in ("http", "https") or not urlsplit(url).hostname:
-            raise RequestInvalid(f"{path}.url must be an http(s) address, got {url[:80]!r}", field=f"{path}.url")
+            raise RequestInvalid(
+                f"{path}.url must be an http(s) address, got {url[:80]!r}", field=f"{path}.url"
+            )
         offset = item.get("offset")
         if not isinstance(offset, int) or isinstance(offset, bool) or not 0 <= offset <= len(text):
             raise RequestInvalid(
@@ -160,8 +173,12 @@ def _citations(raw: Any, text: str, limits: Limits) -> tuple[Citation, ...]:
             )
         )
     if len({c.url for c in citations}) > limits.max_distinct_urls:
-        raise RequestInvalid(f"more than {limits.max_distinct_urls} distinct cited pages", field="citations",
-                             status=413, code="too_large")
+        raise RequestInvalid(
+            f"more than {limits.max_distinct_urls} distinct cited pages",
+            field="citations",
+            status=413,
+            code="too_large",
+        )
     ids = [c.id for c in citations]
     if len(set(ids)) != len(ids):
         duplicate = next(i for i in ids if ids.count(i) > 1)

@@ -22,17 +22,22 @@ _PRONOUN_START = re.compile(
     r"^(it|its|this|that|these|those|they|their|them|he|his|she|her)\b", re.IGNORECASE
 )
 _AUX = frozenset(
-    """is are was were be been being has have had will would can could may might shall should must
-    does do did remains remained became becomes become""".split()
+    """is are was were be been being has have had will would can could may might shall should must does
+    do did remains remained became becomes become""".split()
 )
 # ", and" is left to _split_predicates: it also ends lists, which must stay whole until split.
-_CLAUSE_BREAK = re.compile(r"\s*;\s*|,\s+(?:but|while|whereas|although|though|so|yet)\s+|\s+(?:but|whereas)\s+")
-_LIST_VERBS = frozenset("include includes included including contain contains containing as like".split())
-_DETERMINERS = frozenset("the a an many some most all these those several few both each every".split())
-_LIST = re.compile(
-    r"(?P<items>(?:[^,;:]{1,60},\s+){1,8}[^,;:]{1,60}?,?\s+(?:and|or)\s+[^,;:.]{1,60}?)(?P<end>[.;:]?$|,|\s+(?:in|on|at|for|to|by|with|from)\b)"
+_CLAUSE_BREAK = re.compile(
+    r"\s*;\s*|,\s+(?:but|while|whereas|although|though|so|yet)\s+|\s+(?:but|whereas)\s+"
 )
-_APPOSITION = re.compile(r"^(?P<head>[A-Z][^,]{1,60}?),\s+(?P<app>(?:a|an|the|who|which)\s[^,]{3,120}?),\s+(?P<rest>.+)$")
+_LIST_VERBS = frozenset("""include includes included including contain contains containing as like""".split())
+_DETERMINERS = frozenset("""the a an many some most all these those several few both each every""".split())
+_LIST = re.compile(
+    r"(?P<items>(?:[^,;:]{1,60},\s+){1,8}[^,;:]{1,60}?,?\s+(?:and|or)\s+[^,;:.]{1,60}?)"
+    r"(?P<end>[.;:]?$|,|\s+(?:in|on|at|for|to|by|with|from)\b)"
+)
+_APPOSITION = re.compile(
+    r"^(?P<head>[A-Z][^,]{1,60}?),\s+(?P<app>(?:a|an|the|who|which)\s[^,]{3,120}?),\s+(?P<rest>.+)$"
+)
 _PAREN = re.compile(r"\s*\((?P<inner>[^()]{3,120})\)")
 _MAX_CLAIMS = 6
 _MIN_TERMS = 2
@@ -124,7 +129,7 @@ def _peel(text: str) -> tuple[str, list[str]]:
 
 
 def _split_predicates(clause: str, subject: str) -> list[str]:
-    """"X was born in 1950 and died in 2000" → "X was born in 1950", "X died in 2000"."""
+    """ "X was born in 1950 and died in 2000" → "X was born in 1950", "X died in 2000"."""
     parts = re.split(r",?\s+and\s+", clause)
     if len(parts) != 2:
         return [clause]
@@ -140,7 +145,7 @@ def _split_predicates(clause: str, subject: str) -> list[str]:
 
 
 def _split_list(clause: str) -> list[str]:
-    """"It sells apples, pears and plums." → one claim per item, frame kept."""
+    """ "It sells apples, pears and plums." → one claim per item, frame kept."""
     match = _LIST.search(clause)
     if not match:
         return [clause]
@@ -151,8 +156,14 @@ def _split_list(clause: str) -> list[str]:
     # The first "item" carries the frame: "A colony holds | one queen". Cut after the verb when
     # there is one, else assume the first item is about as long as the others.
     lead_words = items[0].split()
-    verb = next((i for i, w in enumerate(lead_words) if i > 0 and (w.lower() in _LIST_VERBS
-                 or _verb_like(w, lead_words[i - 1]))), None)
+    verb = next(
+        (
+            i
+            for i, w in enumerate(lead_words)
+            if i > 0 and (w.lower() in _LIST_VERBS or _verb_like(w, lead_words[i - 1]))
+        ),
+        None,
+    )
     if verb is not None and verb < len(lead_words) - 1:
         frame_words, first_item = lead_words[: verb + 1], lead_words[verb + 1 :]
     else:

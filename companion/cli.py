@@ -1,9 +1,9 @@
 """The `citelens` command: serve, token, verify, doctor.
 
-    citelens serve [--port 8765] [--allow-private HOST:PORT] [--model DIR]
-    citelens token [--rotate]
-    citelens verify request.json | - | --example  [--json] [--audit out.json]
-    citelens doctor
+citelens serve [--port 8765] [--allow-private HOST:PORT] [--model DIR]
+citelens token [--rotate]
+citelens verify request.json | - | --example  [--json] [--audit out.json]
+citelens doctor
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from .capture import parse_request
 from .config import DEFAULT_PORT, Settings, config_dir
 from .errors import CiteLensError, ModelUnavailable, RequestInvalid
 from .export import audit_export, collect
-from .infer import default_model_dir, load_config
+from .model import default_model_dir, load_config
 from .pairing import load_or_create_token, read_token
 from .runtime import Runtime
 from .server import make_app
@@ -71,9 +71,14 @@ async def _serve(settings: Settings) -> None:
                 f"running? Stop it, or start this one with --port and set that address in the extension."
             ) from None
         print(f"CiteLens {__version__} companion on http://{settings.host}:{settings.port}", flush=True)
-        print(f"model: {runtime.model.name} ({runtime.model.quantization}) from {runtime.model.path}", flush=True)
+        print(
+            f"model: {runtime.model.name} ({runtime.model.quantization}) from {runtime.model.path}",
+            flush=True,
+        )
         print(f"pairing token: {token}", flush=True)
-        print("paste the token into the extension's options page; `citelens token` shows it again", flush=True)
+        print(
+            "paste the token into the extension's options page; `citelens token` shows it again", flush=True
+        )
         try:
             await asyncio.Event().wait()
         finally:
@@ -94,7 +99,9 @@ def _read_request(source: str | None, example: bool) -> Any:
     except OSError as exc:
         raise SystemExit(f"cannot read {source}: {exc.strerror}") from None
     except json.JSONDecodeError as exc:
-        raise SystemExit(f"{source} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        raise SystemExit(
+            f"{source} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        ) from None
 
 
 async def _verify(settings: Settings, body: Any) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -108,8 +115,10 @@ def report(result: dict[str, Any]) -> str:
     """The verify result as a person reads it: one block per statement."""
     lines = []
     summary = result.get("summary", {})
-    lines.append(f"CiteLens — {len(result['statements'])} statements, {len(result['sources'])} sources "
-                 f"(model {summary.get('model', {}).get('name', '?')})")
+    lines.append(
+        f"CiteLens — {len(result['statements'])} statements, {len(result['sources'])} sources "
+        f"(model {summary.get('model', {}).get('name', '?')})"
+    )
     lines.append("")
     for source in result["sources"]:
         if source["status"] == "ok":
@@ -123,7 +132,9 @@ def report(result: dict[str, Any]) -> str:
         lines.append(f"    {s['text']}")
         for pc in s["per_citation"]:
             note = " (irrelevant citation)" if pc["irrelevant"] else ""
-            lines.append(f"    [{pc['marker'] or pc['citation']}] {pc['judgment']} {pc['score']:.2f}{note} {pc['url']}")
+            lines.append(
+                f"    [{pc['marker'] or pc['citation']}] {pc['judgment']} {pc['score']:.2f}{note} {pc['url']}"
+            )
             if pc.get("reason"):
                 lines.append(f"        why: {pc['reason']}")
             for e in pc["evidence"] if pc["judgment"] in ("complete_support", "partial_support") else []:
@@ -138,8 +149,10 @@ def report(result: dict[str, Any]) -> str:
         f"{counts.get('no_citation', 0)} without citation"
     )
     recall, precision = summary.get("citation_recall"), summary.get("citation_precision")
-    lines.append(f"ALCE citation recall {_pct(recall)} · precision {_pct(precision)} · "
-                 f"{summary.get('elapsed_ms', 0) / 1000:.1f} s")
+    lines.append(
+        f"ALCE citation recall {_pct(recall)} · precision {_pct(precision)} · "
+        f"{summary.get('elapsed_ms', 0) / 1000:.1f} s"
+    )
     return "\n".join(lines)
 
 
@@ -167,23 +180,35 @@ def doctor(settings: Settings) -> int:
         probe = nli.score([("The cat sat on the mat.", "A cat is sitting.")])[0]
         check(True, f"model {config.name} loads from {model_dir} (probe entailment {probe.entailment:.2f})")
     except ModelUnavailable as exc:
-        check(False, f"model: {exc}", "reinstall CiteLens (`pip install .`) or pass --model DIR of models/<name>/")
+        check(
+            False,
+            f"model: {exc}",
+            "reinstall CiteLens (`pip install .`) or pass --model DIR of models/<name>/",
+        )
     with socket.socket() as probe_socket:
         try:
             probe_socket.bind((settings.host, settings.port))
             check(True, f"port {settings.port} on {settings.host} is free")
         except OSError:
-            check(False, f"port {settings.port} on {settings.host} is taken",
-                  "stop the other program (or companion), or use `citelens serve --port N`")
+            check(
+                False,
+                f"port {settings.port} on {settings.host} is taken",
+                "stop the other program (or companion), or use `citelens serve --port N`",
+            )
     try:
         read_token(settings.token_path)
         mode = stat.S_IMODE(settings.token_path.stat().st_mode)
-        check(mode & 0o077 == 0, f"token file {settings.token_path} is private (mode {oct(mode)})",
-              f"chmod 600 {settings.token_path}")
+        check(
+            mode & 0o077 == 0,
+            f"token file {settings.token_path} is private (mode {oct(mode)})",
+            f"chmod 600 {settings.token_path}",
+        )
     except FileNotFoundError:
         check(True, f"no token yet at {settings.token_path}: `citelens serve` will make one")
     except OSError as exc:
-        check(False, f"token file unreadable: {exc}", f"delete {settings.token_path} and run `citelens serve`")
+        check(
+            False, f"token file unreadable: {exc}", f"delete {settings.token_path} and run `citelens serve`"
+        )
     state = settings.state_dir
     try:
         state.mkdir(parents=True, exist_ok=True)
@@ -192,8 +217,11 @@ def doctor(settings: Settings) -> int:
         probe_file.unlink()
         check(True, f"config folder {state} is writable")
     except OSError as exc:
-        check(False, f"config folder {state} is not writable ({exc.strerror})",
-              "fix its permissions, or set XDG_CONFIG_HOME to a writable folder")
+        check(
+            False,
+            f"config folder {state} is not writable ({exc.strerror})",
+            "fix its permissions, or set XDG_CONFIG_HOME to a writable folder",
+        )
     print("all good" if not problems else f"{problems} problem(s) found")
     return 1 if problems else 0
 
@@ -202,18 +230,28 @@ def doctor(settings: Settings) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="citelens", description="Check AI search answers against their sources.")
+    parser = argparse.ArgumentParser(
+        prog="citelens", description="Check AI search answers against their sources."
+    )
     parser.add_argument("--version", action="version", version=f"citelens {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--model", type=Path, help="a models/<name>/ folder (default: the shipped model)")
-    common.add_argument("--allow-private", action="append", metavar="HOST:PORT",
-                        help="let the fetcher reach this private address (tests only; repeatable)")
+    common.add_argument(
+        "--allow-private",
+        action="append",
+        metavar="HOST:PORT",
+        help="let the fetcher reach this private address (tests only; repeatable)",
+    )
     common.add_argument("--no-cache", action="store_true", help="do not read or write the page cache")
     serve = sub.add_parser("serve", parents=[common], help="run the companion for the extension")
     serve.add_argument("--port", type=int, default=DEFAULT_PORT)
-    serve.add_argument("--allow-origin", action="append", metavar="ORIGIN",
-                       help="also accept this Origin, e.g. another build's chrome-extension://ID")
+    serve.add_argument(
+        "--allow-origin",
+        action="append",
+        metavar="ORIGIN",
+        help="also accept this Origin, e.g. another build's chrome-extension://ID",
+    )
     serve.add_argument("-v", "--verbose", action="store_true")
     token = sub.add_parser("token", help="print the pairing token")
     token.add_argument("--rotate", action="store_true", help="make a new token (re-pair the extension)")
@@ -229,8 +267,10 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO if getattr(args, "verbose", False) else logging.WARNING,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.INFO if getattr(args, "verbose", False) else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
     if args.command == "token":
         path = config_dir() / "token"
         print(f"CiteLens pairing token: {load_or_create_token(path, rotate=args.rotate)}")
@@ -245,7 +285,10 @@ def main(argv: list[str] | None = None) -> int:
         body = _read_request(args.request, args.example)
         result, audit = asyncio.run(_verify(settings, body))
     except RequestInvalid as exc:
-        print(f"invalid request: {exc.message}" + (f" (field {exc.field})" if exc.field else ""), file=sys.stderr)
+        print(
+            f"invalid request: {exc.message}" + (f" (field {exc.field})" if exc.field else ""),
+            file=sys.stderr,
+        )
         return 2
     except CiteLensError as exc:
         print(f"citelens: {exc}", file=sys.stderr)

@@ -10,7 +10,14 @@ CiteLensError
 
 from __future__ import annotations
 
-__all__ = ["Blocked", "CiteLensError", "ModelUnavailable", "NotReadable", "RequestInvalid", "SourceUnavailable"]
+__all__ = [
+    "Blocked",
+    "CiteLensError",
+    "ModelUnavailable",
+    "NotReadable",
+    "RequestInvalid",
+    "SourceUnavailable",
+]
 
 
 class CiteLensError(Exception):

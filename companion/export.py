@@ -12,9 +12,16 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from . import __version__
-from .infer import ModelConfig
-from .pipeline import Event, Started, Summary
-from .records import CitationJudgment, Evidence, PageInfo, SourceResult, StatementJudgment
+from .model import ModelConfig
+from .records import (
+    CitationJudgment,
+    Evidence,
+    PageInfo,
+    SourceResult,
+    Started,
+    StatementJudgment,
+    Summary,
+)
 
 __all__ = ["audit_export", "collect", "event_line"]
 
@@ -36,8 +43,14 @@ def _source_line(source: SourceResult) -> Json:
 
 
 def _evidence(e: Evidence) -> Json:
-    return {"text": e.text, "start": e.start, "end": e.end, "prefix": e.prefix, "suffix": e.suffix,
-            "fragment_url": e.fragment_url}
+    return {
+        "text": e.text,
+        "start": e.start,
+        "end": e.end,
+        "prefix": e.prefix,
+        "suffix": e.suffix,
+        "fragment_url": e.fragment_url,
+    }
 
 
 def _per_citation(cj: CitationJudgment) -> Json:
@@ -86,7 +99,7 @@ def _summary_line(summary: Summary, model: ModelConfig) -> Json:
     }
 
 
-def event_line(event: Event, model: ModelConfig) -> Json:
+def event_line(event: Started | SourceResult | StatementJudgment | Summary, model: ModelConfig) -> Json:
     """One NDJSON line of the /v1/verify stream."""
     if isinstance(event, Started):
         return _start_line(event)
@@ -97,7 +110,9 @@ def event_line(event: Event, model: ModelConfig) -> Json:
     return _summary_line(event, model)
 
 
-async def collect(events: AsyncIterator[Event], model: ModelConfig) -> Json:
+async def collect(
+    events: AsyncIterator[Started | SourceResult | StatementJudgment | Summary], model: ModelConfig
+) -> Json:
     """The plain-JSON /v1/verify result: {"statements": […], "sources": […], "summary": {…}}."""
     result: Json = {"statements": [], "sources": [], "summary": {}}
     async for event in events:
@@ -118,14 +133,23 @@ def audit_export(page: PageInfo, result: Json, model: ModelConfig) -> Json:
     cards = [_card(statement, pc) for statement in statements for pc in statement.get("per_citation") or []]
     thresholds = model.thresholds
     return {
-        "page": {"url": page.url, "engine": page.engine, "title": page.title, "query": page.query,
-                 "captured_at": page.captured_at},
+        "page": {
+            "url": page.url,
+            "engine": page.engine,
+            "title": page.title,
+            "query": page.query,
+            "captured_at": page.captured_at,
+        },
         "tool": {
             "name": "CiteLens",
             "version": __version__,
             "model": model.describe(),
-            "thresholds": {"complete": thresholds.complete, "partial": thresholds.partial,
-                           "claim": thresholds.claim, "contradiction": thresholds.contradiction},
+            "thresholds": {
+                "complete": thresholds.complete,
+                "partial": thresholds.partial,
+                "claim": thresholds.claim,
+                "contradiction": thresholds.contradiction,
+            },
         },
         "summary": {k: v for k, v in result.get("summary", {}).items() if k != "type"},
         "sources": result.get("sources", []),

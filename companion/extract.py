@@ -22,13 +22,20 @@ from .segment import sentences_of
 __all__ = ["decode", "document_from_passages", "document_from_text", "extract", "html_to_document"]
 
 _BLOCKS = frozenset(
-    """address article aside blockquote body br dd details dialog div dl dt fieldset figcaption
-    figure footer form h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre section summary table
-    tbody td tfoot th thead tr ul caption""".split()
+    """address article aside blockquote body br dd details dialog div dl dt fieldset figcaption figure
+    footer form h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre section summary table tbody td
+    tfoot th thead tr ul caption""".split()
 )
-_SKIP = frozenset("script style noscript template svg canvas iframe object embed head button select".split())
-# What the fallback drops: boilerplate containers that readability would also have dropped.
-_BOILERPLATE = frozenset("nav header footer aside form menu".split())
+_SKIP = frozenset(
+    """script style noscript template svg canvas iframe object embed head button select""".split()
+)
+# Dropped before readability sees the page: on short pages it keeps everything, menus included.
+_BOILERPLATE = frozenset("""nav footer aside form menu dialog""".split())
+_BOILERPLATE_CLASS = re.compile(
+    r"cookie|consent|banner|newsletter|subscribe|advert|\bads?\b|promo|related|share|social|breadcrumb|"
+    r"sidebar|popup|modal|skip-link|site-header|masthead",
+    re.IGNORECASE,
+)
 _SPACE = re.compile(r"[ \t\r\f\v\u00a0\u200b]+")
 # readability keeping less than this share of the page's text usually means it picked a sidebar.
 _MIN_SHARE = 0.25
@@ -65,12 +72,18 @@ def html_to_document(url: str, html: str, *, max_chars: int, title: str = "") ->
     if not html:
         raise NotReadable("the page is empty")
     try:
-        readable = Readable(html)
+        root = lxml.html.fromstring(html)
+    except (etree.ParserError, ValueError):
+        raise NotReadable("the page is not HTML we can read") from None
+    title = title or (root.findtext(".//title") or "").strip()
+    _drop_boilerplate(root)
+    full = _text_of(root.find("body") if root.find("body") is not None else root)
+    try:
+        readable = Readable(lxml.html.tostring(root, encoding="unicode"))
         main = _text_of(lxml.html.fromstring(readable.summary(html_partial=True)))
-        title = title or readable.short_title() or ""
+        title = readable.short_title() or title
     except Exception:  # readability raises bare lxml and parser errors on hostile markup
         main = ""
-    full = _fallback_text(html)
     if len(main) < _MIN_CHARS and len(main) < _MIN_SHARE * len(full):
         main = full
     main = main[:max_chars]
@@ -79,16 +92,20 @@ def html_to_document(url: str, html: str, *, max_chars: int, title: str = "") ->
     return document_from_text(url, " ".join(title.split()), main)
 
 
-def _fallback_text(html: str) -> str:
-    try:
-        root = lxml.html.fromstring(html)
-    except (etree.ParserError, ValueError):
-        return ""
-    for element in list(root.iter(*_BOILERPLATE)):
+def _drop_boilerplate(root: lxml.html.HtmlElement) -> None:
+    doomed = [
+        element
+        for element in root.iter()
+        if isinstance(element.tag, str)
+        and (
+            element.tag in _BOILERPLATE
+            or _BOILERPLATE_CLASS.search(f"{element.get('class', '')} {element.get('id', '')}")
+        )
+        and element.tag not in ("html", "body", "main", "article")
+    ]
+    for element in doomed:
         if element.getparent() is not None:
             element.drop_tree()
-    body = root.find("body")
-    return _text_of(body if body is not None else root)
 
 
 def _text_of(root: lxml.html.HtmlElement) -> str:

@@ -164,7 +164,11 @@ class PageFetcher:
         """The decoded body, stopping at the cap: a gzip bomb inflates here, not in memory."""
         cap = self._limits.max_page_bytes
         declared = response.content_length
-        if declared is not None and declared > cap and "gzip" not in response.headers.get("Content-Encoding", ""):
+        if (
+            declared is not None
+            and declared > cap
+            and "gzip" not in response.headers.get("Content-Encoding", "")
+        ):
             raise NotReadable(f"page too large ({declared // 1_000_000} MB)")
         chunks, size = [], 0
         async for chunk in response.content.iter_chunked(64 * 1024):

@@ -26,7 +26,7 @@ from urllib.parse import quote
 
 from .claims import atomic_claims, hypothesis
 from .config import Retrieval
-from .infer import ModelConfig
+from .model import ModelConfig
 from .records import (
     AtomicClaim,
     Citation,
@@ -108,7 +108,9 @@ class Judge:
             return _without_evidence(statement, "inaccessible", per)
 
         claim = hypothesis(statement.text, statement.previous, statement.question)
-        scored = self._score_sources(claim, [c for c, _ in readable.values()], {u: d for u, (_, d) in readable.items()})
+        scored = self._score_sources(
+            claim, [c for c, _ in readable.values()], {u: d for u, (_, d) in readable.items()}
+        )
         joint = self._joint_score(claim, list(scored.values()))
         features = self.features(statement.text, list(scored.values()), joint)
         score = self.combine(features)
@@ -136,13 +138,17 @@ class Judge:
         )
         per_citation = self._mark_irrelevant(claim, statement.text, per_citation, scored, complete)
         evidence = tuple(
-            e for cj in per_citation if cj.judgment in ("complete_support", "partial_support") for e in cj.evidence
+            e
+            for cj in per_citation
+            if cj.judgment in ("complete_support", "partial_support")
+            for e in cj.evidence
         )
         return StatementJudgment(
             statement=statement,
             judgment=judgment,
             score=round(score, 4),
-            contradicted=not complete and any(s.contradiction >= self.thresholds.contradiction for s in scored.values()),
+            contradicted=not complete
+            and any(s.contradiction >= self.thresholds.contradiction for s in scored.values()),
             per_citation=per_citation,
             evidence=_unique(evidence),
             claims=claims,
@@ -150,7 +156,9 @@ class Judge:
             features=tuple(round(f, 4) for f in features),
         )
 
-    def features(self, statement_text: str, scored: Sequence[_Scored], joint: Entailment | None) -> list[float]:
+    def features(
+        self, statement_text: str, scored: Sequence[_Scored], joint: Entailment | None
+    ) -> list[float]:
         """The combiner's inputs (FEATURES) for one or several cited sources read together."""
         best = max(s.best_entailment for s in scored)
         joined = joint.entailment if joint else max(s.joined_score.entailment for s in scored)
@@ -187,11 +195,17 @@ class Judge:
         plans = []
         for citation in citations:
             document = documents[citation.url]
-            windows = rank_windows(document, claim, limit=r.candidates, max_sentences=r.max_window_sentences,
-                                   min_chars=r.min_sentence_chars, hint=citation.hint)
-            ids = tuple(top_sentences(windows, r.joined_sentences))
+            found = rank_windows(
+                document,
+                claim,
+                limit=r.candidates,
+                max_sentences=r.max_window_sentences,
+                min_chars=r.min_sentence_chars,
+                hint=citation.hint,
+            )
+            ids = tuple(top_sentences(found, r.joined_sentences))
             joined = " ".join(document.sentences[i].text for i in ids)
-            plans.append((citation.url, document, tuple(windows), ids, joined))
+            plans.append((citation.url, document, tuple(found), ids, joined))
         pairs = [(w.text, claim) for plan in plans for w in plan[2]] + [(plan[4], claim) for plan in plans]
         results = self.nli.score(pairs)
         window_count = sum(len(plan[2]) for plan in plans)
@@ -227,15 +241,21 @@ class Judge:
             supported = statement_score >= self.thresholds.partial
             best = max(s.best_entailment for s in scored)
             per = {s.url: [s.best_entailment] for s in scored}
-            return (AtomicClaim(statement.text, round(best, 4), supported and best >= self.thresholds.claim),), per
+            return (
+                AtomicClaim(statement.text, round(best, 4), supported and best >= self.thresholds.claim),
+            ), per
         claims = [hypothesis(t, statement.previous) for t in texts]
         pairs: list[tuple[str, str]] = []
         spans: list[tuple[str, int, int]] = []  # (url, claim index, pair count)
         for source in scored:
             for k, claim in enumerate(claims):
-                windows = rank_windows(source.document, claim, limit=_ATOM_WINDOWS,
-                                       max_sentences=self.retrieval.max_window_sentences,
-                                       min_chars=self.retrieval.min_sentence_chars)
+                windows = rank_windows(
+                    source.document,
+                    claim,
+                    limit=_ATOM_WINDOWS,
+                    max_sentences=self.retrieval.max_window_sentences,
+                    min_chars=self.retrieval.min_sentence_chars,
+                )
                 premises = [w.text for w in windows] + ([source.joined_text] if source.joined_text else [])
                 pairs.extend((p, claim) for p in premises)
                 spans.append((source.url, k, len(premises)))
@@ -323,7 +343,9 @@ class Judge:
         if singles:
             chosen = [singles[0][0].first]
         elif ranked[0][1].entailment >= need:
-            chosen = self._prune(claim, source.document, list(range(ranked[0][0].first, ranked[0][0].last + 1)))
+            chosen = self._prune(
+                claim, source.document, list(range(ranked[0][0].first, ranked[0][0].last + 1))
+            )
         elif source.joined_score.entailment >= need:
             chosen = self._prune(claim, source.document, list(source.joined_ids))
         else:
@@ -336,7 +358,9 @@ class Judge:
         if len(ids) < 2:
             return ids
         subsets = [[j for j in ids if j != i] for i in ids]
-        results = self.nli.score([(" ".join(document.sentences[j].text for j in sub), claim) for sub in subsets])
+        results = self.nli.score(
+            [(" ".join(document.sentences[j].text for j in sub), claim) for sub in subsets]
+        )
         best = max(range(len(subsets)), key=lambda k: results[k].entailment)
         if results[best].entailment >= self.thresholds.claim:
             return self._prune(claim, document, subsets[best]) if len(subsets[best]) > 1 else subsets[best]
@@ -361,7 +385,9 @@ def _inaccessible(citation: Citation, source: SourceResult | None) -> CitationJu
     return CitationJudgment(citation, "inaccessible", 0.0, 0.0, False, (), reason=reason or "unavailable")
 
 
-def _without_evidence(statement: Statement, judgment: Judgment, per: tuple[CitationJudgment, ...]) -> StatementJudgment:
+def _without_evidence(
+    statement: Statement, judgment: Judgment, per: tuple[CitationJudgment, ...]
+) -> StatementJudgment:
     return StatementJudgment(statement, judgment, 0.0, False, per, (), (), 0)
 
 

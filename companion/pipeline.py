@@ -11,9 +11,8 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncGenerator
 from concurrent.futures import Executor
-from dataclasses import dataclass
 
 from .cache import PageCache
 from .config import Limits
@@ -26,13 +25,14 @@ from .records import (
     Document,
     InlineSource,
     SourceResult,
-    Statement,
+    Started,
     StatementJudgment,
+    Summary,
     VerifyRequest,
 )
 from .segment import statements as split_statements
 
-__all__ = ["SourceLoader", "Started", "Summary", "Verifier", "summarize"]
+__all__ = ["Event", "SourceLoader", "Verifier", "summarize"]
 
 # A page this short that talks about subscribing is a paywall or a login wall, not an article.
 _PAYWALL = re.compile(
@@ -43,27 +43,15 @@ _PAYWALL = re.compile(
 _PAYWALL_MAX_WORDS = 250
 
 
-@dataclass(frozen=True, slots=True)
-class Started:
-    statements: int
-    sources: int
-
-
-@dataclass(frozen=True, slots=True)
-class Summary:
-    counts: dict[str, int]
-    citation_recall: float | None
-    citation_precision: float | None
-    elapsed_ms: int
-
-
 Event = Started | SourceResult | StatementJudgment | Summary
 
 
 class SourceLoader:
     """Each cited page as a Document: given inline, from the cache, or fetched and extracted."""
 
-    def __init__(self, fetcher: PageFetcher | None, cache: PageCache | None, limits: Limits, executor: Executor):
+    def __init__(
+        self, fetcher: PageFetcher | None, cache: PageCache | None, limits: Limits, executor: Executor
+    ):
         self._fetcher = fetcher
         self._cache = cache
         self._limits = limits
@@ -84,7 +72,9 @@ class SourceLoader:
 
     def _inline(self, url: str, inline: InlineSource) -> Document:
         if inline.html:
-            return html_to_document(url, inline.html, max_chars=self._limits.max_extracted_chars, title=inline.title)
+            return html_to_document(
+                url, inline.html, max_chars=self._limits.max_extracted_chars, title=inline.title
+            )
         return document_from_text(url, inline.title, inline.text[: self._limits.max_extracted_chars])
 
     async def _fetched(self, url: str) -> Document:
@@ -117,7 +107,7 @@ class Verifier:
         self.sources = sources
         self._executor = judge_executor
 
-    async def run(self, request: VerifyRequest) -> AsyncIterator[Event]:
+    async def run(self, request: VerifyRequest) -> AsyncGenerator[Event, None]:
         started = time.perf_counter()
         statements = split_statements(request.answer_text, request.citations, request.page.query)
         urls = list(dict.fromkeys(c.url for s in statements for c in s.citations))
@@ -158,7 +148,7 @@ def summarize(judged: list[StatementJudgment], elapsed_ms: int) -> Summary:
     and the citation is not irrelevant. Statements without citations, and inaccessible sources,
     are left out of both figures: the verifiability study reports them separately.
     """
-    counts = {j: 0 for j in JUDGMENTS}
+    counts: dict[str, int] = {j: 0 for j in JUDGMENTS}
     recalls: list[int] = []
     precise = cited = 0
     for result in judged:
@@ -177,8 +167,3 @@ def summarize(judged: list[StatementJudgment], elapsed_ms: int) -> Summary:
         citation_precision=round(precise / cited, 4) if cited else None,
         elapsed_ms=elapsed_ms,
     )
-
-
-def judge_all(judge: Judge, statements: list[Statement], sources: Mapping[str, SourceResult]) -> list[StatementJudgment]:
-    """Synchronous helper for scripts that already hold every source."""
-    return [judge.judge(s, sources) for s in statements]

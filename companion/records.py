@@ -24,8 +24,10 @@ __all__ = [
     "PageInfo",
     "Sentence",
     "SourceResult",
+    "Started",
     "Statement",
     "StatementJudgment",
+    "Summary",
     "VerifyRequest",
     "Window",
 ]
@@ -149,6 +151,23 @@ class Entailment:
     entailment: float
     neutral: float
     contradiction: float
+
+
+# --- pipeline events ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Started:
+    statements: int
+    sources: int
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    counts: dict[str, int]
+    citation_recall: float | None
+    citation_precision: float | None
+    elapsed_ms: int
 
 
 # --- judge -------------------------------------------------------------------------------------

@@ -40,10 +40,14 @@ class Runtime:
         self._judge_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="citelens-judge")
         self._extract_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="citelens-extract")
         self.verifier = Verifier(
-            self.judge, SourceLoader(self.fetcher, self.cache, settings.limits, self._extract_pool), self._judge_pool
+            self.judge,
+            SourceLoader(self.fetcher, self.cache, settings.limits, self._extract_pool),
+            self._judge_pool,
         )
         if settings.allow_private:
-            log.warning("TEST MODE: the fetcher may reach these private addresses: %s", sorted(settings.allow_private))
+            log.warning(
+                "TEST MODE: the fetcher may reach these private addresses: %s", sorted(settings.allow_private)
+            )
 
     async def __aenter__(self) -> Runtime:
         if self.fetcher is not None:

@@ -32,7 +32,6 @@ log = logging.getLogger(__name__)
 
 RUNTIME = web.AppKey("runtime", Runtime)
 TOKEN = web.AppKey("token", str)
-GATE = web.AppKey("gate", "Gate")
 SETTINGS = web.AppKey("settings", Settings)
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -70,6 +69,9 @@ class Gate:
         self._inside -= 1
 
 
+GATE = web.AppKey("gate", Gate)
+
+
 @web.middleware
 async def errors_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
     try:
@@ -104,8 +106,10 @@ async def guard_middleware(request: web.Request, handler: Handler) -> web.Stream
         request.headers.get("X-CiteLens-Token"), request.app[TOKEN]
     ):
         return error_response(
-            401, "bad_token", "missing or wrong pairing token: paste the output of `citelens token` into "
-            "the CiteLens options page"
+            401,
+            "bad_token",
+            "missing or wrong pairing token: paste the output of `citelens token` into "
+            "the CiteLens options page",
         )
     return await handler(request)
 
@@ -123,16 +127,22 @@ def _origin_allowed(origin: str, settings: Settings) -> bool:
 async def health(request: web.Request) -> web.Response:
     model = request.app[RUNTIME].model
     return web.json_response(
-        {"status": "ok", "version": __version__,
-         "model": {"name": model.name, "quantization": model.quantization, "labels": list(model.labels)}}
+        {
+            "status": "ok",
+            "version": __version__,
+            "model": {"name": model.name, "quantization": model.quantization, "labels": list(model.labels)},
+        }
     )
 
 
 async def _json_body(request: web.Request) -> Any:
     ctype = request.content_type
     if ctype != "application/json":
-        raise RequestInvalid(f"send JSON with Content-Type application/json, not {ctype or 'nothing'}",
-                             status=415, code="unsupported_media_type")
+        raise RequestInvalid(
+            f"send JSON with Content-Type application/json, not {ctype or 'nothing'}",
+            status=415,
+            code="unsupported_media_type",
+        )
     limit = request.app[SETTINGS].limits.max_body_bytes
     if request.content_length is not None and request.content_length > limit:
         raise web.HTTPRequestEntityTooLarge(max_size=limit, actual_size=request.content_length)
@@ -140,15 +150,22 @@ async def _json_body(request: web.Request) -> Any:
     try:
         return json.loads(raw)
     except json.JSONDecodeError as exc:
-        raise RequestInvalid(f"the body is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
-                             field="$", status=400, code="bad_json") from None
+        raise RequestInvalid(
+            f"the body is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
+            field="$",
+            status=400,
+            code="bad_json",
+        ) from None
     except (UnicodeDecodeError, RecursionError, ValueError):
-        raise RequestInvalid("the body is not valid UTF-8 JSON", field="$", status=400, code="bad_json") from None
+        raise RequestInvalid(
+            "the body is not valid UTF-8 JSON", field="$", status=400, code="bad_json"
+        ) from None
 
 
 def _busy() -> web.Response:
-    return error_response(429, "busy", "the companion is checking other answers; try again in a moment",
-                          **{"Retry-After": "2"})
+    return error_response(
+        429, "busy", "the companion is checking other answers; try again in a moment", **{"Retry-After": "2"}
+    )
 
 
 async def verify(request: web.Request) -> web.StreamResponse:
@@ -160,12 +177,16 @@ async def verify(request: web.Request) -> web.StreamResponse:
     async with gate:
         if not verify_request.stream:
             return web.json_response(await collect(runtime.verifier.run(verify_request), runtime.model))
-        response = web.StreamResponse(headers={"Content-Type": "application/x-ndjson", "Cache-Control": "no-store"})
+        response = web.StreamResponse(
+            headers={"Content-Type": "application/x-ndjson", "Cache-Control": "no-store"}
+        )
         await response.prepare(request)
         events = runtime.verifier.run(verify_request)
         try:
             async for event in events:
-                await response.write((json.dumps(event_line(event, runtime.model), ensure_ascii=False) + "\n").encode())
+                await response.write(
+                    (json.dumps(event_line(event, runtime.model), ensure_ascii=False) + "\n").encode()
+                )
         except ConnectionResetError:
             log.info("client went away; stopped checking")
         finally:
@@ -180,9 +201,13 @@ async def audit(request: web.Request) -> web.Response:
     if isinstance(body, dict) and "result" in body:
         result = body["result"]
         if not isinstance(result, dict) or not isinstance(result.get("statements"), list):
-            raise RequestInvalid("result must be a /v1/verify result with a statements list", field="result.statements")
-        page_raw = body.get("page") if isinstance(body.get("page"), dict) else {}
-        page = PageInfo(**{k: str(page_raw.get(k, "")) for k in ("url", "engine", "title", "query", "captured_at")})
+            raise RequestInvalid(
+                "result must be a /v1/verify result with a statements list", field="result.statements"
+            )
+        page_raw = body["page"] if isinstance(body.get("page"), dict) else {}
+        page = PageInfo(
+            **{k: str(page_raw.get(k, "")) for k in ("url", "engine", "title", "query", "captured_at")}
+        )
         return web.json_response(audit_export(page, result, runtime.model))
     verify_request = parse_request(body, runtime.settings.limits)
     if gate.full():

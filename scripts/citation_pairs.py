@@ -34,8 +34,13 @@ _R = Retrieval()
 
 
 def _premises(document: Document, claim: str) -> tuple[list[tuple[int, int, str]], str, list[int]]:
-    windows = rank_windows(document, claim, limit=_R.candidates, max_sentences=_R.max_window_sentences,
-                           min_chars=_R.min_sentence_chars)
+    windows = rank_windows(
+        document,
+        claim,
+        limit=_R.candidates,
+        max_sentences=_R.max_window_sentences,
+        min_chars=_R.min_sentence_chars,
+    )
     joined_ids = top_sentences(windows, _R.joined_sentences)
     joined = " ".join(document.sentences[i].text for i in joined_ids)
     return [(w.first, w.last, w.text) for w in windows], joined, joined_ids
@@ -62,7 +67,9 @@ def citation_pairs(splits: Path, rng: random.Random) -> list[Pair]:
         if not document.sentences:
             continue
         claim = hypothesis(row["claim"])
-        oracle_items = {i for i, c in enumerate(row["meta"]["chunk_idx"]) if c in set(row["meta"].get("oracle_idx") or [])}
+        oracle_items = {
+            i for i, c in enumerate(row["meta"]["chunk_idx"]) if c in set(row["meta"].get("oracle_idx") or [])
+        }
         oracle = {k for k, item in enumerate(owner) if item in oracle_items}
         windows, joined, joined_ids = _premises(document, claim)
         if row["label"] == "supported" and oracle:
@@ -135,7 +142,7 @@ def _swap_name(sentence: str, other: str) -> str | None:
 
 
 def _extra_conjunct(sentence: str, other: str, rng: random.Random) -> str | None:
-    """"The farm keeps horses." → "The farm keeps horses and other animals"-style near misses."""
+    """ "The farm keeps horses." → "The farm keeps horses and other animals"-style near misses."""
     words = [w.strip(".,;:()\"'") for w in other.split() if len(w) > 3 and w.isalpha() and w.islower()]
     if len(words) < 2:
         return None
@@ -145,7 +152,9 @@ def _extra_conjunct(sentence: str, other: str, rng: random.Random) -> str | None
 
 def synthetic_pairs(splits: Path, per_kind: int, rng: random.Random) -> list[Pair]:
     pages = _evidence_sentences(splits)
-    made: dict[str, list[Pair]] = {k: [] for k in ("number", "negation", "name", "conjunct", "clause", "other")}
+    made: dict[str, list[Pair]] = {
+        k: [] for k in ("number", "negation", "name", "conjunct", "clause", "other")
+    }
 
     def candidates() -> Iterator[tuple[list[str], int]]:
         while True:

@@ -59,10 +59,14 @@ def example(fmt: str, row: dict) -> Example:
         passages = references(row)
         previous, question = ab_context(row)
         claim = row["claim"].strip()
-        gold = "complete_support" if row["attribution_label"].strip().lower() == "attributable" else "no_support"
+        gold = (
+            "complete_support" if row["attribution_label"].strip().lower() == "attributable" else "no_support"
+        )
     elif fmt == "wice":
         passages, previous, question, claim = row["evidence"], "", "", row["claim"].strip()
-        gold = {"supported": "complete_support", "partially_supported": "partial_support"}.get(row["label"], "no_support")
+        gold = {"supported": "complete_support", "partially_supported": "partial_support"}.get(
+            row["label"], "no_support"
+        )
     elif fmt == "snli":
         passages, previous, question, claim = [row["premise"]], "", "", row["hypothesis"].strip()
         gold = row["label"]
@@ -71,7 +75,9 @@ def example(fmt: str, row: dict) -> Example:
     document, owner = document_from_passages(_URL, "", passages)
     citation = Citation(id="c1", marker="1", url=_URL, offset=len(claim))
     statement = Statement(0, claim, (0, len(claim)), (citation,), previous=previous, question=question)
-    source = SourceResult(_URL, document if document.sentences else None, "" if document.sentences else "empty")
+    source = SourceResult(
+        _URL, document if document.sentences else None, "" if document.sentences else "empty"
+    )
     return Example(statement, {_URL: source}, owner, gold)
 
 

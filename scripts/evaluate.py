@@ -24,10 +24,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from companion.infer import OnnxNLI, default_model_dir  # noqa: E402
-from companion.judge import Judge  # noqa: E402
-from companion.records import StatementJudgment  # noqa: E402
-from scripts.datasets import FORMATS, Example, examples, read_rows  # noqa: E402
+from companion.infer import OnnxNLI
+from companion.judge import Judge
+from companion.model import default_model_dir
+from companion.records import StatementJudgment
+from scripts.datasets import FORMATS, Example, examples, read_rows
 
 JUDGED = ("complete_support", "partial_support", "no_support")
 
@@ -38,8 +39,11 @@ def prediction(line: int, fmt: str, ex: Example, result: StatementJudgment) -> d
     out: dict = {"line": line, "score": result.score, "judgment": judgment, "evidence": chosen}
     if fmt == "snli":
         cj = result.per_citation[0]
-        probs = {"entailment": cj.entailment, "contradiction": cj.contradiction,
-                 "neutral": max(0.0, 1 - cj.entailment - cj.contradiction)}
+        probs = {
+            "entailment": cj.entailment,
+            "contradiction": cj.contradiction,
+            "neutral": max(0.0, 1 - cj.entailment - cj.contradiction),
+        }
         out["label"] = max(probs, key=lambda k: probs[k])
     return out
 
@@ -84,8 +88,12 @@ def metrics(fmt: str, rows: list[dict], preds: list[dict]) -> dict:
     gold3 = [ex.gold for ex in examples(fmt, rows)]
     gold = [g == "complete_support" for g in gold3]
     scores = [p["score"] for p in preds]
-    out["balanced_accuracy"] = round(balanced_accuracy(gold, [p["judgment"] == "complete_support" for p in preds]), 4)
-    out["auc"] = round(auc([s for s, g in zip(scores, gold) if g], [s for s, g in zip(scores, gold) if not g]), 4)
+    out["balanced_accuracy"] = round(
+        balanced_accuracy(gold, [p["judgment"] == "complete_support" for p in preds]), 4
+    )
+    out["auc"] = round(
+        auc([s for s, g in zip(scores, gold) if g], [s for s, g in zip(scores, gold) if not g]), 4
+    )
     if fmt == "attributionbench":
         per: dict[str, tuple[list[bool], list[bool]]] = defaultdict(lambda: ([], []))
         for r, g, p in zip(rows, gold, preds):
@@ -110,7 +118,9 @@ def metrics(fmt: str, rows: list[dict], preds: list[dict]) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--format", required=True, choices=FORMATS)
     parser.add_argument("--data", required=True, type=Path)
     parser.add_argument("--out", required=True, type=Path)

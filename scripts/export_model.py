@@ -23,12 +23,26 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent.parent
 
 ALIASES = {
-    "entailment": "entailment", "entail": "entailment", "entailed": "entailment", "supported": "entailment",
-    "support": "entailment", "supports": "entailment", "attributable": "entailment", "consistent": "entailment",
-    "neutral": "neutral", "not_entailment": "neutral", "unsupported": "neutral", "not_supported": "neutral",
-    "not attributable": "neutral", "inconsistent": "neutral", "not_enough_info": "neutral",
-    "contradiction": "contradiction", "contradict": "contradiction", "contradicted": "contradiction",
-    "refutes": "contradiction", "refuted": "contradiction",
+    "entailment": "entailment",
+    "entail": "entailment",
+    "entailed": "entailment",
+    "supported": "entailment",
+    "support": "entailment",
+    "supports": "entailment",
+    "attributable": "entailment",
+    "consistent": "entailment",
+    "neutral": "neutral",
+    "not_entailment": "neutral",
+    "unsupported": "neutral",
+    "not_supported": "neutral",
+    "not attributable": "neutral",
+    "inconsistent": "neutral",
+    "not_enough_info": "neutral",
+    "contradiction": "contradiction",
+    "contradict": "contradiction",
+    "contradicted": "contradiction",
+    "refutes": "contradiction",
+    "refuted": "contradiction",
 }
 
 
@@ -48,8 +62,17 @@ def normalise_labels(id2label: dict[int, str], override: list[str] | None) -> li
     return labels
 
 
-def export(checkpoint: str, out: Path, *, name: str, quantize: bool, max_length: int,
-           labels: list[str] | None, fp32_copy: Path | None, per_channel: bool) -> Path:
+def export(
+    checkpoint: str,
+    out: Path,
+    *,
+    name: str,
+    quantize: bool,
+    max_length: int,
+    labels: list[str] | None,
+    fp32_copy: Path | None,
+    per_channel: bool,
+) -> Path:
     from optimum.onnxruntime import ORTModelForSequenceClassification, ORTQuantizer
     from optimum.onnxruntime.configuration import AutoQuantizationConfig
     from transformers import AutoTokenizer
@@ -73,27 +96,36 @@ def export(checkpoint: str, out: Path, *, name: str, quantize: bool, max_length:
             # shipping: scripts/evaluate.py on both folders.
             config = AutoQuantizationConfig.avx2(is_static=False, per_channel=per_channel)
             quantizer = ORTQuantizer.from_pretrained(staging, file_name="model.onnx")
-            onnx_file = Path(quantizer.quantize(quantization_config=config, save_dir=staging / "q")) / "model_quantized.onnx"
+            onnx_file = (
+                Path(quantizer.quantize(quantization_config=config, save_dir=staging / "q"))
+                / "model_quantized.onnx"
+            )
         out.mkdir(parents=True, exist_ok=True)
         shutil.copy(onnx_file, out / "model.onnx")
         shutil.copy(staging / "tokenizer.json", out / "tokenizer.json")
         config_path = out / "config.json"
         previous = json.loads(config_path.read_text()) if config_path.exists() else {}
-        previous.update({
-            "name": name,
-            "source": checkpoint,
-            "labels": order,
-            "max_length": max_length,
-            "quantization": "int8" if quantize else "none",
-        })
+        previous.update(
+            {
+                "name": name,
+                "source": checkpoint,
+                "labels": order,
+                "max_length": max_length,
+                "quantization": "int8" if quantize else "none",
+            }
+        )
         config_path.write_text(json.dumps(previous, indent=2) + "\n")
         if fp32_copy:
-            (fp32_copy / "config.json").write_text(json.dumps({**previous, "quantization": "none"}, indent=2) + "\n")
+            (fp32_copy / "config.json").write_text(
+                json.dumps({**previous, "quantization": "none"}, indent=2) + "\n"
+            )
     return out
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("checkpoint", help="a local folder or a Hugging Face Hub id")
     parser.add_argument("--name", required=True, help="folder name under --models")
     parser.add_argument("--models", type=Path, default=HERE / "models")
@@ -103,9 +135,16 @@ def main() -> None:
     parser.add_argument("--labels", nargs="+", help="label names in the checkpoint's output order")
     parser.add_argument("--fp32-copy", type=Path, help="also write the fp32 model here, for comparison")
     args = parser.parse_args()
-    out = export(args.checkpoint, args.models / args.name, name=args.name, quantize=args.quantize,
-                 max_length=args.max_length, labels=args.labels, fp32_copy=args.fp32_copy,
-                 per_channel=args.per_channel)
+    out = export(
+        args.checkpoint,
+        args.models / args.name,
+        name=args.name,
+        quantize=args.quantize,
+        max_length=args.max_length,
+        labels=args.labels,
+        fp32_copy=args.fp32_copy,
+        per_channel=args.per_channel,
+    )
     size = (out / "model.onnx").stat().st_size / 1e6
     print(f"wrote {out} (model.onnx {size:.1f} MB); next: python scripts/calibrate.py --model {out}")
 

@@ -33,7 +33,9 @@ def part_of(key: str, seed: int) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     here = Path(__file__).resolve().parent.parent
     parser.add_argument("--data", type=Path, default=here.parent / "shared" / "data")
     parser.add_argument("--out", type=Path, default=here / "runs" / "splits")

@@ -155,27 +155,39 @@ def train_stage(
 
 
 @torch.no_grad()
-def snli_accuracy(model: torch.nn.Module, tokenizer: AutoTokenizer, pairs: list[tuple[str, str, int]]) -> float:
+def snli_accuracy(
+    model: torch.nn.Module, tokenizer: AutoTokenizer, pairs: list[tuple[str, str, int]]
+) -> float:
     model.eval()
     right = 0
     for i in range(0, len(pairs), 64):
         chunk = pairs[i : i + 64]
-        enc = tokenizer([p[0] for p in chunk], [p[1] for p in chunk], truncation=True, padding=True,
-                        max_length=128, return_tensors="pt")
+        enc = tokenizer(
+            [p[0] for p in chunk],
+            [p[1] for p in chunk],
+            truncation=True,
+            padding=True,
+            max_length=128,
+            return_tensors="pt",
+        )
         right += int((model(**enc).logits.argmax(-1) == torch.tensor([p[2] for p in chunk])).sum())
     model.train()
     return right / len(pairs)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--base", default=default_base())
     parser.add_argument("--data", type=Path, default=HERE.parent / "shared" / "data")
     parser.add_argument("--splits", type=Path, default=HERE / "runs" / "splits")
     parser.add_argument("--out", type=Path, default=HERE / "runs" / "nli")
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--batch-size", type=int, default=32)
-    parser.add_argument("--snli-limit", type=int, default=None, help="SNLI pairs for stage 1 (all by default)")
+    parser.add_argument(
+        "--snli-limit", type=int, default=None, help="SNLI pairs for stage 1 (all by default)"
+    )
     parser.add_argument("--stage1-epochs", type=float, default=1.0)
     parser.add_argument("--stage2-epochs", type=float, default=2.0)
     parser.add_argument("--stage1-lr", type=float, default=6e-5)
@@ -186,6 +198,7 @@ def main() -> None:
     parser.add_argument("--log-every", type=int, default=50)
     parser.add_argument("--save-every", type=int, default=300)
     parser.add_argument("--stages", default="1,2")
+    parser.add_argument("--snli-eval", type=int, default=2000, help="SNLI test pairs for the progress check")
     args = parser.parse_args()
 
     torch.manual_seed(args.seed)
@@ -200,21 +213,39 @@ def main() -> None:
         label2id={label: i for i, label in enumerate(LABELS)},
     )
     snli_train = snli_pairs(args.data / "snli" / "train_100k.jsonl.gz", None, rng)
-    snli_test = snli_pairs(args.data / "snli" / "test.jsonl.gz", 2000, random.Random(0))
+    snli_test = snli_pairs(args.data / "snli" / "test.jsonl.gz", args.snli_eval, random.Random(0))
     stages = args.stages.split(",")
     if "1" in stages:
         limit = args.snli_limit or len(snli_train)
-        train_stage("stage1", model, tokenizer, snli_train[:limit], args,
-                    epochs=args.stage1_epochs, lr=args.stage1_lr, max_length=128)
-        print(f"[stage1] SNLI test accuracy (2000 pairs, fp32): {snli_accuracy(model, tokenizer, snli_test):.4f}")
+        train_stage(
+            "stage1",
+            model,
+            tokenizer,
+            snli_train[:limit],
+            args,
+            epochs=args.stage1_epochs,
+            lr=args.stage1_lr,
+            max_length=128,
+        )
+        accuracy = snli_accuracy(model, tokenizer, snli_test)
+        print(f"[stage1] SNLI test accuracy ({len(snli_test)} pairs, fp32): {accuracy:.4f}")
     if "2" in stages:
         pairs = citation_pairs(args.splits, rng) + synthetic_pairs(args.splits, args.synthetic, rng)
         counts = {label: sum(1 for p in pairs if p[2] == i) for i, label in enumerate(LABELS)}
         print(f"[stage2] citation + synthetic pairs: {len(pairs)} {counts}")
         replay = rng.sample(snli_train, min(args.snli_replay, len(snli_train)))
-        train_stage("stage2", model, tokenizer, pairs + replay, args,
-                    epochs=args.stage2_epochs, lr=args.stage2_lr, max_length=256)
-        print(f"[stage2] SNLI test accuracy (2000 pairs, fp32): {snli_accuracy(model, tokenizer, snli_test):.4f}")
+        train_stage(
+            "stage2",
+            model,
+            tokenizer,
+            pairs + replay,
+            args,
+            epochs=args.stage2_epochs,
+            lr=args.stage2_lr,
+            max_length=256,
+        )
+        accuracy = snli_accuracy(model, tokenizer, snli_test)
+        print(f"[stage2] SNLI test accuracy ({len(snli_test)} pairs, fp32): {accuracy:.4f}")
     final = args.out / "final"
     model.save_pretrained(final)
     tokenizer.save_pretrained(final)

@@ -1,0 +1,155 @@
+"""Fits the score combiner and the decision thresholds of a model folder on calibration data.
+
+Runs the companion's own judge on the calib parts (scripts/make_splits.py) of AttributionBench and
+WiCE, then:
+- fits a small L2-regularised logistic regression from judge.FEATURES to "fully supported"
+  (both sets pooled, each weighted equally);
+- picks the `complete` threshold that maximises the mean balanced accuracy of the two sets;
+- picks `partial` and `claim` (atomic-claim) thresholds that maximise WiCE 3-way macro-F1;
+and writes them into <model>/config.json. The held parts stay untouched for reporting.
+
+    python scripts/calibrate.py --model models/citelens-minilm-nli [--splits runs/splits]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from companion.infer import OnnxNLI
+from companion.judge import FEATURES, Judge
+from companion.model import Thresholds
+from scripts.datasets import examples, read_rows
+from scripts.evaluate import balanced_accuracy, macro_f1
+
+HERE = Path(__file__).resolve().parent.parent
+LABELS3 = ("complete_support", "partial_support", "no_support")
+
+
+def fit_logistic(x: np.ndarray, y: np.ndarray, w: np.ndarray, l2: float = 1.0) -> tuple[np.ndarray, float]:
+    """Newton's method on the weighted, L2-regularised log loss (the bias is not penalised)."""
+    mean, std = x.mean(0), x.std(0) + 1e-6
+    z = np.hstack([(x - mean) / std, np.ones((len(x), 1))])
+    beta = np.zeros(z.shape[1])
+    penalty = np.full(z.shape[1], l2)
+    penalty[-1] = 0.0
+    for _ in range(50):
+        p = 1 / (1 + np.exp(-z @ beta))
+        grad = z.T @ (w * (p - y)) + penalty * beta
+        hess = (z * (w * p * (1 - p))[:, None]).T @ z + np.diag(penalty)
+        step = np.linalg.solve(hess, grad)
+        beta -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    weights = beta[:-1] / std
+    bias = beta[-1] - float((beta[:-1] * mean / std).sum())
+    return weights, bias
+
+
+def collect(judge: Judge, fmt: str, rows: list[dict]) -> list[dict]:
+    out = []
+    for ex in examples(fmt, rows):
+        result = judge.judge(ex.statement, ex.sources)
+        atoms = [c.score for c in result.claims] if len(result.claims) > 1 else []
+        out.append(
+            {
+                "features": list(result.features),
+                "gold": ex.gold,
+                "atoms": atoms,
+                "best": max((cj.entailment for cj in result.per_citation), default=0.0),
+            }
+        )
+    return out
+
+
+def decide(p: float, atoms: list[float], t: Thresholds) -> str:
+    """Mirrors Judge.judge's decision, so thresholds can be searched without re-running the model."""
+    if p >= t.complete:
+        return "complete_support"
+    if (atoms and any(a >= t.claim for a in atoms)) or p >= t.partial:
+        return "partial_support"
+    return "no_support"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--model", type=Path, required=True)
+    parser.add_argument("--splits", type=Path, default=HERE / "runs" / "splits")
+    parser.add_argument("--part", default="calib")
+    args = parser.parse_args()
+
+    nli = OnnxNLI(args.model)
+    # Judge with the raw model and a `complete` bar no score reaches, so every example gets its
+    # atomic claims scored; the decision is then searched offline.
+    raw = dataclasses.replace(nli.config, combiner_weights=(), thresholds=Thresholds(complete=2.0))
+    judge = Judge(nli, raw)
+    sets = {
+        fmt: collect(judge, fmt, read_rows(args.splits / f"{fmt}.{args.part}.jsonl"))
+        for fmt in ("attributionbench", "wice")
+    }
+
+    x = np.array([r["features"] for rows in sets.values() for r in rows], dtype=float)
+    y = np.array([r["gold"] == "complete_support" for rows in sets.values() for r in rows], dtype=float)
+    w = np.concatenate([np.full(len(rows), 1.0 / len(rows)) for rows in sets.values()]) * len(x) / len(sets)
+    weights, bias = fit_logistic(x, y, w)
+    for rows in sets.values():
+        for r in rows:
+            r["p"] = float(1 / (1 + np.exp(-(bias + np.dot(weights, r["features"])))))
+
+    def mean_ba(t: float) -> float:
+        return float(
+            np.mean(
+                [
+                    balanced_accuracy(
+                        [r["gold"] == "complete_support" for r in rows], [r["p"] >= t for r in rows]
+                    )
+                    for rows in sets.values()
+                ]
+            )
+        )
+
+    grid = np.round(np.arange(0.05, 0.96, 0.01), 2)
+    complete = float(max(grid, key=mean_ba))
+    wice = sets["wice"]
+    best = (-1.0, 0.0, 0.0)
+    for partial in grid[grid < complete]:
+        for claim in np.round(np.arange(0.3, 0.96, 0.05), 2):
+            t = Thresholds(complete=complete, partial=float(partial), claim=float(claim))
+            f1 = macro_f1([r["gold"] for r in wice], [decide(r["p"], r["atoms"], t) for r in wice], LABELS3)
+            if f1 > best[0]:
+                best = (f1, float(partial), float(claim))
+    thresholds = {
+        "complete": complete,
+        "partial": best[1],
+        "claim": best[2],
+        "contradiction": nli.config.thresholds.contradiction,
+    }
+
+    config_path = args.model / "config.json"
+    config = json.loads(config_path.read_text())
+    config["thresholds"] = thresholds
+    config["combiner"] = {
+        "features": list(FEATURES),
+        "weights": [round(float(v), 6) for v in weights],
+        "bias": round(float(bias), 6),
+    }
+    config["calibration"] = {
+        "data": f"{args.part} parts of AttributionBench dev and WiCE dev (scripts/make_splits.py, seed 13)",
+        "examples": {fmt: len(rows) for fmt, rows in sets.items()},
+        "mean_balanced_accuracy": round(mean_ba(complete), 4),
+        "wice_macro_f1": round(best[0], 4),
+    }
+    config_path.write_text(json.dumps(config, indent=2) + "\n")
+    print(json.dumps({"thresholds": thresholds, "combiner": config["combiner"], **config["calibration"]}))
+
+
+if __name__ == "__main__":
+    main()

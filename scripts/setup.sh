@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Sets up everything CiteLens needs on a fresh Debian/Ubuntu machine, idempotently:
+#   scripts/setup.sh          the companion (Python venv in .venv with the shipped model)
+#   scripts/setup.sh --dev    plus test, training and export tools, Node packages and browsers
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dev=0; [[ "${1:-}" == "--dev" ]] && dev=1
+
+python3 -m venv .venv
+# torch 2.13.0 (CPU) lies on this kind of machine's disk; elsewhere pip takes it from PyPI.
+find_links=(); [[ -d /opt/wheels ]] && find_links=(--find-links /opt/wheels)
+.venv/bin/python -m pip install -q --upgrade pip
+if (( dev )); then
+  .venv/bin/python -m pip install -q "${find_links[@]}" -e ".[test,train,export]"
+else
+  .venv/bin/python -m pip install -q "${find_links[@]}" .
+fi
+
+if (( dev )); then
+  if ! command -v chromium >/dev/null || ! command -v firefox-esr >/dev/null; then
+    sudo_cmd=(); [[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
+    "${sudo_cmd[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq chromium firefox-esr >/dev/null
+  fi
+  npm ci --no-audit --no-fund --loglevel=error
+fi

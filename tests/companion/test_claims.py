@@ -1,0 +1,54 @@
+"""Atomic claims (FActScore) and context reading (verifiability study)."""
+
+from companion.claims import atomic_claims, hypothesis
+
+
+def test_coordinated_predicates_share_their_subject():
+    assert atomic_claims("Marie Curie was born in Warsaw in 1867 and died in France in 1934.") == [
+        "Marie Curie was born in Warsaw in 1867.",
+        "Marie Curie died in France in 1934.",
+    ]
+
+
+def test_lists_keep_their_frame():
+    assert atomic_claims("A colony holds one queen, a few hundred drones and thousands of workers.") == [
+        "A colony holds one queen.",
+        "A colony holds a few hundred drones.",
+        "A colony holds thousands of workers.",
+    ]
+
+
+def test_apposition_becomes_a_claim_of_its_own():
+    assert atomic_claims("Barack Obama, the 44th president, was born in Hawaii.") == [
+        "Barack Obama is the 44th president.",
+        "Barack Obama was born in Hawaii.",
+    ]
+
+
+def test_clauses_split_and_pronoun_subjects_resolve():
+    assert atomic_claims("The drug lowers blood pressure, but it can cause dizziness.") == [
+        "The drug lowers blood pressure.",
+        "The drug can cause dizziness.",
+    ]
+
+
+def test_single_fact_stays_whole():
+    assert atomic_claims("Python is a programming language.") == ["Python is a programming language."]
+    assert atomic_claims("Many doctors recommend walking and swimming.") == [
+        "Many doctors recommend walking and swimming."
+    ]
+
+
+def test_hypothesis_resolves_a_leading_pronoun_from_the_previous_sentence():
+    assert hypothesis("It was completed in 1889.", previous="The Eiffel Tower is in Paris.") == (
+        "The Eiffel Tower was completed in 1889."
+    )
+
+
+def test_hypothesis_folds_the_question_into_a_bare_answer():
+    assert (
+        hypothesis("The Proclaimers.", question="who sang 500 miles?")
+        == "who sang 500 miles? The Proclaimers."
+    )
+    long = "The Proclaimers recorded the song in 1988 in Edinburgh."
+    assert hypothesis(long, question="who sang 500 miles?") == long

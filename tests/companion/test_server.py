@@ -1,0 +1,153 @@
+"""The listener: guard statuses (security.md), JSON errors with fields, caps, no CORS, bounded work."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import stat
+
+import aiohttp
+import pytest
+
+from companion.config import Limits
+
+SMALL = {"answer": {"text": "Honeybees dance. They make honey."}, "citations": []}
+
+
+@pytest.fixture
+async def companion(settings_for, start_companion):
+    return await start_companion(settings_for())
+
+
+async def test_health_needs_no_token_and_names_the_model(companion):
+    async with companion.session.get(companion.url + "/v1/health") as r:
+        assert r.status == 200
+        body = await r.json()
+    assert body["status"] == "ok" and body["model"]["labels"]
+    assert {"entailment", "neutral", "contradiction"} <= set(body["model"]["labels"])
+    assert not [h for h in r.headers if h.lower().startswith("access-control-")]
+
+
+@pytest.mark.parametrize(
+    ("headers", "status", "code"),
+    [
+        ({"Host": "evil.example:8765"}, 421, "misdirected"),
+        ({"Host": "127.0.0.1"}, 421, "misdirected"),  # our port is part of the check
+        ({"Origin": "https://evil.example"}, 403, "origin_refused"),
+        ({"Origin": "null"}, 403, "origin_refused"),
+        ({"Origin": "chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}, 403, "origin_refused"),
+        ({"X-CiteLens-Token": "wrong"}, 401, "bad_token"),
+        ({"X-CiteLens-Token": ""}, 401, "bad_token"),
+        ({"Content-Type": "text/plain"}, 415, "unsupported_media_type"),  # the CSRF shape
+    ],
+)
+async def test_guard_statuses(companion, headers, status, code):
+    sent = companion.headers(**headers)
+    if headers.get("X-CiteLens-Token") == "":
+        sent.pop("X-CiteLens-Token")
+    async with companion.session.post(companion.url + "/v1/verify", data=b"{}", headers=sent) as r:
+        assert r.status == status
+        assert (await r.json())["error"]["code"] == code
+        assert not [h for h in r.headers if h.lower().startswith("access-control-")]
+
+
+async def test_the_extension_origins_are_allowed(companion):
+    for origin in (
+        "chrome-extension://fklgpffhkpenbggfhkflghdlonombjol",
+        "moz-extension://0b5a3c1e-8d3f-4c1a-9e55-7d2f4a1b6c90",
+    ):
+        r = await companion.post("/v1/verify", SMALL, Origin=origin)
+        assert r.status == 200, await r.text()
+
+
+async def test_preflight_is_refused(companion):
+    async with companion.session.options(
+        companion.url + "/v1/verify", headers={"Origin": "https://evil.example"}
+    ) as r:
+        assert r.status in (403, 405)
+        assert "Access-Control-Allow-Origin" not in r.headers
+
+
+async def test_bad_json_names_line_and_column(companion):
+    async with companion.session.post(
+        companion.url + "/v1/verify", data=b'{"answer": ', headers=companion.headers()
+    ) as r:
+        assert r.status == 400
+        error = (await r.json())["error"]
+    assert error["code"] == "bad_json" and "line 1" in error["message"]
+
+
+async def test_huge_body_is_413_without_reading_it_all(companion):
+    body = io.BytesIO(b'{"answer": {"text": "' + b"a" * (Limits().max_body_bytes + 10) + b'"}}')
+    async with companion.session.post(
+        companion.url + "/v1/verify", data=body, headers=companion.headers()
+    ) as r:
+        assert r.status == 413
+        assert (await r.json())["error"]["code"] == "too_large"
+
+
+async def test_empty_answer_and_wrong_types_name_the_field(companion):
+    r = await companion.post("/v1/verify", {"answer": {"text": ""}})
+    assert r.status == 422 and (await r.json())["error"]["field"] == "answer.text"
+    r = await companion.post(
+        "/v1/verify", {"answer": {"text": "x."}, "citations": [{"url": "https://a.org/", "offset": 9}]}
+    )
+    assert r.status == 422 and (await r.json())["error"]["field"] == "citations[0].offset"
+
+
+async def test_unknown_fields_are_ignored(companion):
+    r = await companion.post("/v1/verify", {**SMALL, "adapter": "perplexity", "future": {"x": 1}})
+    assert r.status == 200
+    result = await r.json()
+    assert [s["judgment"] for s in result["statements"]] == ["no_citation", "no_citation"]
+    assert result["summary"]["citation_recall"] is None  # nothing could be checked
+
+
+async def test_unknown_path_and_method_are_json_errors(companion):
+    async with companion.session.get(companion.url + "/v1/nothing", headers=companion.headers()) as r:
+        assert r.status == 404 and "error" in await r.json()
+    async with companion.session.get(companion.url + "/v1/verify", headers=companion.headers()) as r:
+        assert r.status == 405 and "error" in await r.json()
+
+
+async def test_audit_accepts_a_verify_result(companion):
+    result = await (await companion.post("/v1/verify", SMALL)).json()
+    r = await companion.post("/v1/audit", {"result": result, "page": {"url": "https://x.org/q"}})
+    assert r.status == 200
+    audit = await r.json()
+    assert audit["page"]["url"] == "https://x.org/q" and audit["cards"] == []
+    r = await companion.post("/v1/audit", {"result": {"statements": 3}})
+    assert r.status == 422 and (await r.json())["error"]["field"] == "result.statements"
+
+
+async def test_excess_work_is_answered_429_not_queued(settings_for, start_companion, pages_server):
+    limits = Limits(max_concurrent_verifications=1, max_waiting_verifications=0)
+    companion = await start_companion(settings_for(allow=pages_server, limits=limits))
+    slow = {
+        "answer": {"text": "Bees dance. " * 30},
+        "citations": [
+            {"url": f"http://127.0.0.1:{pages_server.port}/articles/dance", "offset": 12 * k}
+            for k in range(1, 30)
+        ],
+    }
+    first = asyncio.ensure_future(companion.post("/v1/verify", slow))
+    await asyncio.sleep(0.05)
+    second = await companion.post("/v1/verify", SMALL)
+    assert second.status == 429 and second.headers["Retry-After"]
+    assert (await first).status == 200
+
+
+async def test_token_file_is_private(companion):
+    mode = stat.S_IMODE(os.stat(companion.runtime.settings.token_path).st_mode)
+    assert mode == 0o600
+
+
+async def test_client_leaving_mid_stream_does_not_break_the_server(companion, pages_server):
+    body = {**SMALL, "options": {"stream": True}}
+    async with aiohttp.ClientSession() as other:
+        r = await other.post(companion.url + "/v1/verify", json=body, headers=companion.headers())
+        await r.content.readline()
+        r.close()
+    async with companion.session.get(companion.url + "/v1/health") as ok:
+        assert ok.status == 200

@@ -1,0 +1,50 @@
+"""The architecture holds: import directions (style.md habit 4) and small public surfaces."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[2] / "companion"
+MODULES = sorted(p.stem for p in PACKAGE.glob("*.py") if p.stem != "__init__")
+PURE = {"segment", "retrieve", "claims", "judge", "extract", "capture", "addresses", "records", "export"}
+ONLY = {"onnxruntime": {"infer"}, "aiohttp": {"fetch", "server", "cli"}, "sqlite3": {"cache"}}
+
+
+def imports_of(module: str) -> set[str]:
+    tree = ast.parse((PACKAGE / f"{module}.py").read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            names.add(("." if node.level else "") + (node.module or "").split(".")[0])
+    return names
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_every_module_declares_all(module):
+    mod = importlib.import_module(f"companion.{module}")
+    assert isinstance(getattr(mod, "__all__", None), list), f"companion.{module} lacks __all__"
+    for name in mod.__all__:
+        assert hasattr(mod, name), f"companion.{module}.__all__ names missing {name}"
+
+
+@pytest.mark.parametrize(("library", "allowed"), sorted(ONLY.items()))
+def test_io_libraries_stay_in_their_module(library, allowed):
+    users = {m for m in MODULES if library in imports_of(m)}
+    assert users <= allowed, f"{library} imported by {sorted(users - allowed)}"
+
+
+def test_judging_core_never_imports_the_server_or_the_cli():
+    for module in PURE:
+        relative = {n for n in imports_of(module) if n.startswith(".")}
+        assert not relative & {".server", ".cli", ".runtime", ".fetch", ".cache", ".pipeline"}, module
+
+
+def test_torch_and_transformers_stay_out_of_the_runtime():
+    for module in MODULES:
+        assert not imports_of(module) & {"torch", "transformers", "optimum"}, module

@@ -1,0 +1,76 @@
+"""The shipped model through the companion's loader: labels, batching, cache, and sense."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from companion.errors import ModelUnavailable
+from companion.infer import OnnxNLI
+from companion.model import load_config
+from tests.conftest import model_dir
+
+PAIRS = [
+    ("A man is playing a guitar on stage.", "A man is playing an instrument."),
+    ("A man is playing a guitar on stage.", "A woman is sleeping at home."),
+    ("The tower was completed in 1889.", "The tower was completed in 1889."),
+    (
+        "Two dogs run across a snowy field while children watch from a wooden fence nearby.",
+        "Animals are outside.",
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def nli() -> OnnxNLI:
+    return OnnxNLI(model_dir())
+
+
+def test_shipped_model_is_small_int8_with_a_complete_config():
+    config = load_config(model_dir())
+    assert config.quantization == "int8"
+    assert set(config.labels) == {"entailment", "neutral", "contradiction"}
+    assert (model_dir() / "model.onnx").stat().st_size < 30 * 1024 * 1024
+    assert config.combiner_weights and 0 < config.thresholds.partial < config.thresholds.complete < 1
+    assert (model_dir() / "README.md").exists()
+
+
+def test_scores_are_probabilities_and_make_sense(nli):
+    scores = nli.score(PAIRS)
+    for s in scores:
+        assert s.entailment + s.neutral + s.contradiction == pytest.approx(1.0, abs=1e-3)
+    assert scores[0].entailment > 0.5
+    assert scores[1].entailment < 0.5
+    assert scores[2].entailment > 0.8
+
+
+def test_batching_by_length_and_the_cache_do_not_change_scores(nli):
+    naive = nli.score_uncached(PAIRS, by_length=False)
+    batched = nli.score_uncached(PAIRS)
+    for a, b in zip(naive, batched, strict=True):
+        assert a.entailment == pytest.approx(b.entailment, abs=1e-4)
+    before = nli.pairs_scored
+    again = nli.score(PAIRS + PAIRS[:1])
+    assert nli.pairs_scored - before <= len(PAIRS)  # duplicates and earlier pairs come from the cache
+    assert again[0] == again[-1]
+
+
+def test_label_order_comes_from_the_config(tmp_path, nli):
+    swapped = tmp_path / "swapped"
+    shutil.copytree(model_dir(), swapped)
+    config = json.loads((swapped / "config.json").read_text())
+    order = config["labels"]
+    config["labels"] = [order[2], order[1], order[0]]  # lie about the order: scores must follow
+    (swapped / "config.json").write_text(json.dumps(config))
+    honest, lying = nli.score_uncached(PAIRS[:1])[0], OnnxNLI(swapped).score_uncached(PAIRS[:1])[0]
+    assert lying.entailment == pytest.approx(honest.contradiction, abs=1e-4)
+
+
+def test_missing_or_broken_model_is_a_clear_error(tmp_path):
+    with pytest.raises(ModelUnavailable, match=r"config\.json missing"):
+        OnnxNLI(tmp_path)
+    (tmp_path / "config.json").write_text('{"labels": ["yes", "no"]}')
+    with pytest.raises(ModelUnavailable, match="labels"):
+        OnnxNLI(tmp_path)

@@ -1,0 +1,120 @@
+"""A few training steps on a tiny slice, then export, int8 quantization and the companion's loader.
+
+CI never trains a real model; this proves the recipe runs end to end (train → ONNX → int8 → load).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("torch", reason="the `train` extra is not installed")
+pytest.importorskip("optimum.onnxruntime", reason="the `export` extra is not installed")
+
+from companion.infer import OnnxNLI
+
+ROOT = Path(__file__).resolve().parents[2]
+
+SNLI = [
+    ("A dog runs in a park.", "An animal is outside.", "entailment"),
+    ("A dog runs in a park.", "A cat sleeps indoors.", "contradiction"),
+    ("A dog runs in a park.", "The dog is chasing a ball.", "neutral"),
+    ("Two women are cooking.", "People are making food.", "entailment"),
+] * 8
+EVIDENCE = [
+    "The bridge opened to traffic in 1932 after four years of work.",
+    "It is made of riveted steel.",
+    "Its main span is 503 metres long.",
+    "The architect was John Bradfield.",
+]
+
+
+def write_data(root: Path) -> tuple[Path, Path]:
+    data, splits = root / "data", root / "splits"
+    (data / "snli").mkdir(parents=True)
+    splits.mkdir()
+    for name in ("train_100k", "test"):
+        with gzip.open(data / "snli" / f"{name}.jsonl.gz", "wt") as f:
+            f.writelines(json.dumps({"premise": p, "hypothesis": h, "label": y}) + "\n" for p, h, y in SNLI)
+    ab = [
+        {
+            "question": "when did the bridge open",
+            "claim": "The bridge opened in 1932.",
+            "response": "The bridge opened in 1932.",
+            "references": [" ".join(EVIDENCE)],
+            "attribution_label": label,
+            "src_dataset": "handmade",
+        }
+        for label in ("attributable", "not attributable")
+    ]
+    wice = [
+        {
+            "label": "supported",
+            "claim": "The main span is 503 metres long.",
+            "evidence": EVIDENCE,
+            "meta": {"id": "x1", "chunk_idx": [0, 1, 2, 3], "oracle_idx": [2]},
+        }
+    ]
+    (splits / "attributionbench.train.jsonl").write_text("".join(json.dumps(r) + "\n" for r in ab))
+    (splits / "wice.train.jsonl").write_text("".join(json.dumps(r) + "\n" for r in wice))
+    return data, splits
+
+
+def test_train_export_quantize_load(tmp_path):
+    data, splits = write_data(tmp_path)
+    run = tmp_path / "run"
+    subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "train_nli.py"),
+            "--data",
+            str(data),
+            "--splits",
+            str(splits),
+            "--out",
+            str(run),
+            "--batch-size",
+            "8",
+            "--stage1-epochs",
+            "0.25",
+            "--stage2-epochs",
+            "0.5",
+            "--synthetic",
+            "4",
+            "--snli-replay",
+            "8",
+            "--log-every",
+            "1",
+            "--snli-eval",
+            "8",
+        ],
+        check=True,
+        timeout=900,
+        capture_output=True,
+    )
+    assert (run / "final" / "config.json").exists()
+    subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "export_model.py"),
+            str(run / "final"),
+            "--name",
+            "smoke",
+            "--models",
+            str(tmp_path / "models"),
+        ],
+        check=True,
+        timeout=900,
+        capture_output=True,
+    )
+    model = tmp_path / "models" / "smoke"
+    config = json.loads((model / "config.json").read_text())
+    assert config["labels"] == ["entailment", "neutral", "contradiction"] and config["quantization"] == "int8"
+    nli = OnnxNLI(model)
+    [score] = nli.score([("A dog runs in a park.", "An animal is outside.")])
+    assert score.entailment + score.neutral + score.contradiction == pytest.approx(1.0, abs=1e-3)
