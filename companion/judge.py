@@ -22,6 +22,7 @@ import dataclasses
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 from urllib.parse import quote
 
 from .claims import atomic_claims, hypothesis
@@ -84,6 +85,11 @@ class _Scored:
         return sorted(pairs, key=lambda p: -p[1].entailment)
 
 
+class _AtomSupport(NamedTuple):
+    score: float  # best entailment of the atomic claim by this source
+    sentences: tuple[int, ...]  # the premise that gave it
+
+
 def _logit(p: float) -> float:
     p = min(max(p, 1e-4), 1 - 1e-4)
     return math.log(p / (1 - p))
@@ -117,7 +123,7 @@ class Judge:
         complete = score >= self.thresholds.complete
 
         claims: tuple[AtomicClaim, ...] = ()
-        atom_support: dict[str, list[float]] = {}
+        atom_support: dict[str, list[_AtomSupport]] = {}
         if not complete:  # early exit: a fully supported statement needs no atomic check
             claims, atom_support = self._atoms(statement, list(scored.values()), score)
             if self.model.atoms_complete and len(claims) > 1 and all(c.supported for c in claims):
@@ -234,19 +240,17 @@ class Judge:
 
     def _atoms(
         self, statement: Statement, scored: Sequence[_Scored], statement_score: float
-    ) -> tuple[tuple[AtomicClaim, ...], dict[str, list[float]]]:
-        """Each atomic claim's best entailment over the sources (FActScore), per source too."""
+    ) -> tuple[tuple[AtomicClaim, ...], dict[str, list[_AtomSupport]]]:
+        """Each atomic claim's best entailment over the sources (FActScore), and where, per source."""
         texts = atomic_claims(statement.text)
         if len(texts) < 2:
-            supported = statement_score >= self.thresholds.partial
             best = max(s.best_entailment for s in scored)
-            per = {s.url: [s.best_entailment] for s in scored}
-            return (
-                AtomicClaim(statement.text, round(best, 4), supported and best >= self.thresholds.claim),
-            ), per
+            supported = statement_score >= self.thresholds.partial and best >= self.thresholds.claim
+            per = {s.url: [_AtomSupport(s.best_entailment, ())] for s in scored}
+            return (AtomicClaim(statement.text, round(best, 4), supported),), per
         claims = [hypothesis(t, statement.previous) for t in texts]
         pairs: list[tuple[str, str]] = []
-        spans: list[tuple[str, int, int]] = []  # (url, claim index, pair count)
+        places: list[tuple[str, int, tuple[int, ...]]] = []  # (url, claim index, premise sentences)
         for source in scored:
             for k, claim in enumerate(claims):
                 windows = rank_windows(
@@ -256,18 +260,20 @@ class Judge:
                     max_sentences=self.retrieval.max_window_sentences,
                     min_chars=self.retrieval.min_sentence_chars,
                 )
-                premises = [w.text for w in windows] + ([source.joined_text] if source.joined_text else [])
-                pairs.extend((p, claim) for p in premises)
-                spans.append((source.url, k, len(premises)))
+                for w in windows:
+                    pairs.append((w.text, claim))
+                    places.append((source.url, k, tuple(range(w.first, w.last + 1))))
+                if source.joined_text:
+                    pairs.append((source.joined_text, claim))
+                    places.append((source.url, k, source.joined_ids))
         results = self.nli.score(pairs)
-        per_source: dict[str, list[float]] = {s.url: [0.0] * len(claims) for s in scored}
-        at = 0
-        for url, k, count in spans:
-            per_source[url][k] = max([r.entailment for r in results[at : at + count]], default=0.0)
-            at += count
+        per_source = {s.url: [_AtomSupport(0.0, ())] * len(claims) for s in scored}
+        for (url, k, ids), result in zip(places, results, strict=True):
+            if result.entailment > per_source[url][k].score:
+                per_source[url][k] = _AtomSupport(result.entailment, ids)
         atoms = []
         for k, text in enumerate(texts):
-            best = max(per_source[s.url][k] for s in scored)
+            best = max(per_source[s.url][k].score for s in scored)
             atoms.append(AtomicClaim(text, round(best, 4), best >= self.thresholds.claim))
         return tuple(atoms), per_source
 
@@ -280,10 +286,11 @@ class Judge:
         statement_text: str,
         source: _Scored,
         atoms: Sequence[AtomicClaim],
-        atom_support: dict[str, list[float]],
+        atom_support: dict[str, list[_AtomSupport]],
     ) -> CitationJudgment:
         score = self.combine(self.features(statement_text, [source], None))
-        support = atom_support.get(source.url, [])
+        places = atom_support.get(source.url, [])
+        support = [p.score for p in places]
         if score >= self.thresholds.complete:
             judgment: Judgment = "complete_support"
         elif any(a >= self.thresholds.claim for a in support) or score >= self.thresholds.partial:
@@ -302,7 +309,7 @@ class Judge:
             score=round(score, 4),
             contradiction=round(source.contradiction, 4),
             irrelevant=False,
-            evidence=self._minimal_evidence(claim, source, citation.url),
+            evidence=self._minimal_evidence(claim, source, citation.url, places),
             entailment=round(source.best_entailment, 4),
             unsupported=unsupported or (statement_text,) if judgment != "complete_support" else (),
         )
@@ -328,12 +335,15 @@ class Judge:
             marked.append(cj)
         return tuple(marked)
 
-    def _minimal_evidence(self, claim: str, source: _Scored, url: str) -> tuple[Evidence, ...]:
+    def _minimal_evidence(
+        self, claim: str, source: _Scored, url: str, atoms: Sequence[_AtomSupport] = ()
+    ) -> tuple[Evidence, ...]:
         """The smallest set of source sentences whose joined text entails the statement.
 
         Greedy, as the verifiability study's annotators do: a single sentence if one suffices;
         else the best window, pruned of any sentence it does not need; else the joined top
-        sentences, pruned the same way. When nothing entails: the best partial evidence.
+        sentences, pruned the same way. When nothing entails: the best partial evidence, i.e.
+        the best window and where each supported atomic claim was found.
         """
         ranked = source.ranked_windows()
         if not ranked:
@@ -350,7 +360,8 @@ class Judge:
             chosen = self._prune(claim, source.document, list(source.joined_ids))
         else:
             best = ranked[0][0]
-            chosen = list(range(best.first, best.last + 1))
+            found = {i for a in atoms if a.score >= need and len(a.sentences) <= 3 for i in a.sentences}
+            chosen = sorted(found | set(range(best.first, best.last + 1)))
         return tuple(_evidence(source.document, i, url) for i in chosen)
 
     def _prune(self, claim: str, document: Document, ids: list[int]) -> list[int]:

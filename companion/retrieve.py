@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .records import Document, Sentence, Window
 
@@ -56,12 +57,20 @@ def content_terms(text: str) -> list[str]:
     return terms
 
 
-def _idf(sentences: Sequence[Sentence]) -> dict[str, float]:
+@lru_cache(maxsize=64)
+def _index(sentences: tuple[Sentence, ...]) -> tuple[tuple[frozenset[str], ...], dict[str, float]]:
+    """Each sentence's terms and the document's idf, computed once per page, not per claim."""
+    terms = tuple(frozenset(content_terms(s.text)) for s in sentences)
     df: Counter[str] = Counter()
-    for sentence in sentences:
-        df.update(set(content_terms(sentence.text)))
+    for own in terms:
+        df.update(own)
     n = len(sentences)
-    return {t: math.log(1 + (n - c + 0.5) / (c + 0.5)) for t, c in df.items()}
+    return terms, {t: math.log(1 + (n - c + 0.5) / (c + 0.5)) for t, c in df.items()}
+
+
+@lru_cache(maxsize=256)
+def _terms(text: str) -> frozenset[str]:
+    return frozenset(content_terms(text))
 
 
 def rank_windows(
@@ -81,14 +90,14 @@ def rank_windows(
     sentences = document.sentences
     if not sentences:
         return []
-    idf = _idf(sentences)
+    terms, idf = _index(sentences)
     default_idf = math.log(1 + (len(sentences) + 0.5) / 0.5)
     claim_terms = set(content_terms(claim))
     if not claim_terms:
         claim_terms = {t.lower() for t in claim.split()}
     weight = {t: idf.get(t, default_idf) for t in claim_terms}
     total = sum(weight.values()) or 1.0
-    sentence_terms = [set(content_terms(s.text)) & claim_terms for s in sentences]
+    sentence_terms = [own & claim_terms for own in terms]
     hinted = _hinted(sentences, hint)
 
     scored: list[Window] = []
@@ -151,7 +160,7 @@ class Overlap:
 
 def overlap(claim: str, evidence: str) -> Overlap:
     claim_terms = set(content_terms(claim))
-    evidence_terms = set(content_terms(evidence))
+    evidence_terms = _terms(evidence)
     coverage = len(claim_terms & evidence_terms) / len(claim_terms) if claim_terms else 1.0
     evidence_numbers = {n.replace(",", "") for n in _NUMBER.findall(evidence)}
     numbers = {n.replace(",", "") for n in _NUMBER.findall(claim)}
