@@ -1,0 +1,336 @@
+/*
+ * The capture contract every adapter shares (Zotero-translator habit: each site file is data
+ * plus a few small pure functions; the procedure lives here once).
+ *
+ * Runs in: content scripts. Uses anchoring (adapters → anchoring), never the overlay.
+ */
+'use strict';
+(function (CL) {
+  const NO_ANSWER = 'No answer found here — select the answer text and click again.';
+  const NO_CITATIONS =
+    'This answer has no citation links, so there is nothing to check. If it does cite sources, ' +
+    'select the answer text together with its source links and click again.';
+  // "[3]", "3", "¹", "3, 4", "1-3": link text that is a marker, not words of the sentence.
+  const MARKER_TEXT = /^[[(【]?\s*(\d{1,3}|[⁰¹²³⁴⁵⁶⁷⁸⁹]+)(\s*[-–,]\s*\d{1,3})*\s*[\])】]?$/;
+  // A short link right after a sentence's end ("…in Paris. wikipedia") is a source chip.
+  const SENTENCE_END = /[.!?;:)"”’\]]\s*$/;
+  const CHIP_MAX_CHARS = 40;
+  const CHIP_MAX_WORDS = 3;
+
+  class CaptureError extends Error {
+    /**
+     * @param {'no_answer'|'no_citations'} code
+     * @param {string} message
+     * @param {Element|null} [container]  where the answer was, when it was found
+     */
+    constructor(code, message, container = null) {
+      super(message);
+      this.code = code;
+      this.container = container;
+    }
+  }
+
+  /** @type {Map<string, Adapter>} */
+  const registry = new Map();
+
+  /**
+   * @typedef {object} AdapterMeta
+   * @property {string} id
+   * @property {string} label
+   * @property {string} engine         the `page.engine` sent to the companion
+   * @property {RegExp} target         URLs this adapter is for
+   * @property {string} lastUpdated    also the adapter_version of its captures
+   */
+
+  /**
+   * @typedef {object} AdapterSelectors
+   * @property {string[]} signature    markup found only on this engine's answer pages (for fixtures and mirrors served elsewhere)
+   * @property {string[]} containers   every known answer-container selector; the union is tried
+   * @property {string[]} citations    citation elements: chips, pills, markers
+   * @property {string[]} [query]      where the question is shown
+   * @property {string[]} [expand]     "show more" controls to open before reading the answer
+   * @property {string[]} [skip]       elements inside the answer that are not answer text
+   */
+
+  /**
+   * @typedef {object} Adapter
+   * @property {AdapterMeta} meta
+   * @property {(string|RegExp)[]} ownHosts  the engine's own sites: links there are not sources
+   * @property {AdapterSelectors} selectors
+   * @property {{path: RegExp, params: string[]}[]} [ownRedirectors]
+   * @property {boolean} [inlineLinks]   external links in the prose are citations too (their words
+   *   stay, unless the link is a marker or a chip)
+   * @property {number} [minCitations]    a container with fewer is not the answer (default 0)
+   * @property {(el: Element) => string[]} [citationUrls]  raw URLs a citation element carries, hidden "+N" ones included
+   * @property {(el: Element) => number} [hiddenCount]     how many sources a chip says it hides
+   * @property {(el: Element) => boolean} [isCitation]   instead of selectors.citations, for what selectors cannot say
+   * @property {(doc: Document, hasSelection: boolean) => Element[]} [candidates]
+   * @property {(doc: Document, container: Element) => string} [queryFor]
+   */
+
+  /** @param {Adapter} adapter */
+  function define(adapter) {
+    registry.set(adapter.meta.id, adapter);
+    return adapter;
+  }
+
+  /** @param {ParentNode} root @param {string[]} selectors */
+  function queryAll(root, selectors) {
+    const found = new Set();
+    for (const selector of selectors) {
+      try {
+        root.querySelectorAll(selector).forEach((el) => found.add(el));
+      } catch {
+        // A selector the browser cannot parse must not hide the others.
+      }
+    }
+    // Document order, whatever the order of the selectors: "latest" below means last in the page.
+    return [...found].sort((a, b) => (a.compareDocumentPosition(b) & 4 ? -1 : 1));
+  }
+
+  /** @param {Element} el @param {string[]} selectors */
+  function matchesAny(el, selectors) {
+    return selectors.some((selector) => {
+      try {
+        return el.matches(selector);
+      } catch {
+        return false;
+      }
+    });
+  }
+
+  /** Raw URLs a citation element carries: its own href/data-*-url and those of its children. */
+  function defaultCitationUrls(/** @type {Element} */ el) {
+    const urls = [];
+    for (const node of [el, ...el.querySelectorAll('*')]) {
+      if (node.localName === 'a' && node.getAttribute('href')) urls.push(node.getAttribute('href'));
+      for (const attr of node.attributes) {
+        if (/^data-[\w-]*url$/.test(attr.name) && attr.value) urls.push(attr.value);
+      }
+    }
+    return urls;
+  }
+
+  /** "+2" at the end of a chip ("reddit +2"): sources the chip hides behind a hover. */
+  function defaultHiddenCount(/** @type {Element} */ el) {
+    const match = /\+\s*(\d{1,2})\s*$/.exec(visibleText(el));
+    return match ? Number(match[1]) : 0;
+  }
+
+  /**
+   * What the reader sees of a chip: not its hidden popover, and separate spans kept apart
+   * ("reddit" "+2" → "reddit +2") as the engine's CSS gap shows them.
+   * @param {Element} el
+   */
+  function visibleText(el) {
+    const parts = [];
+    for (const node of el.childNodes) {
+      if (node.nodeType === 3) parts.push(/** @type {Text} */ (node).data);
+      else if (node.nodeType === 1 && !CL.anchoring.isHidden(/** @type {Element} */ (node))) {
+        parts.push(' ', visibleText(/** @type {Element} */ (node)), ' ');
+      }
+    }
+    return squash(parts.join(''));
+  }
+
+  /** @param {string} s */
+  const squash = (s) => s.replace(/\s+/g, ' ').trim();
+
+  /**
+   * Turns one adapter's data into a capture procedure bound to a page.
+   * @param {Adapter} adapter
+   * @param {string} pageUrl
+   * @param {(string|RegExp)[]} extraOwnHosts
+   */
+  function bind(adapter, pageUrl, extraOwnHosts) {
+    const pageHost = new URL(pageUrl).host;
+    const own = (adapter.ownHosts || []).concat(extraOwnHosts);
+    const isCitation = adapter.isCitation || ((/** @type {Element} */ el) => matchesAny(el, adapter.selectors.citations));
+
+    /** @param {string} raw @returns {{url: string, hint: string}|null} */
+    const clean = (raw) => {
+      const result = CL.urls.normalizeUrl(raw, pageUrl, adapter.ownRedirectors);
+      if (!result) return null;
+      if (new URL(result.url).host === pageHost || CL.urls.isOwnHost(result.url, own)) return null;
+      return result;
+    };
+
+    /** @param {Element} el @param {string} [before] the answer text up to the element */
+    const markerInfo = (el, before = '') => {
+      if (isCitation(el)) {
+        const raw = (adapter.citationUrls || defaultCitationUrls)(el);
+        const cleaned = raw.map(clean).filter((u) => u !== null);
+        if (!cleaned.length) return null;
+        const hidden = (adapter.hiddenCount || defaultHiddenCount)(el);
+        // `resolved` counts before de-duplication: a popover may repeat the chip's own source.
+        return { urls: dedupe(cleaned), resolved: cleaned.length, hidden, marker: markerLabel(el), keepText: false };
+      }
+      if (adapter.inlineLinks && el.localName === 'a' && el.getAttribute('href')) {
+        const target = clean(/** @type {string} */ (el.getAttribute('href')));
+        if (!target) return null;
+        const label = squash(el.textContent || '');
+        const chip =
+          !label ||
+          MARKER_TEXT.test(label) ||
+          (label.length <= CHIP_MAX_CHARS && label.split(' ').length <= CHIP_MAX_WORDS && SENTENCE_END.test(before));
+        return { urls: [target], resolved: 1, hidden: 0, marker: label, keepText: !chip };
+      }
+      return null;
+    };
+
+    /** Citation elements in a container, those nested in another (a chip's popover) not again. */
+    const citationCount = (/** @type {Element} */ container) => {
+      let count = 0;
+      let last = null;
+      for (const el of container.querySelectorAll('*')) {
+        if (last && last.contains(el)) continue;
+        if (markerInfo(el)) {
+          count++;
+          last = el;
+        }
+      }
+      return count;
+    };
+
+    return { markerInfo, citationCount };
+  }
+
+  /** @param {{url: string, hint: string}[]} list */
+  function dedupe(list) {
+    const seen = new Set();
+    return list.filter((item) => !seen.has(item.url) && seen.add(item.url));
+  }
+
+  /** @param {Element} el */
+  function markerLabel(el) {
+    return visibleText(el) || el.getAttribute('aria-label') || '';
+  }
+
+  /**
+   * Clicks the engine's own "show more" controls so that the whole answer is in the page.
+   * @param {Adapter} adapter @param {Document} doc @returns {number} how many were opened
+   */
+  function prepare(adapter, doc) {
+    const controls = queryAll(doc, adapter.selectors.expand || []);
+    controls.forEach((el) => /** @type {HTMLElement} */ (el).click());
+    return controls.length;
+  }
+
+  /**
+   * The answer on the page as this adapter reads it.
+   * @param {Adapter} adapter
+   * @param {Document} doc
+   * @param {{url: string, selection?: Selection|null, engine?: string, ownHosts?: (string|RegExp)[],
+   *   within?: Element}} context  `engine` and `ownHosts` of the engine page when this is the
+   *   generic fallback; `within`: the container an engine adapter found, to read with other rules
+   * @returns {{capture: import('../shared/types.js').Capture, map: any, container: Element}}
+   * @throws {CaptureError}
+   */
+  function capture(adapter, doc, context) {
+    const bound = bind(adapter, context.url, context.ownHosts || []);
+    const selection = context.selection;
+    const selected = !!selection && !!selection.rangeCount && !selection.isCollapsed && !!selection.toString().trim();
+    const found = context.within
+      ? [context.within]
+      : (adapter.candidates ? adapter.candidates(doc, selected) : queryAll(doc, adapter.selectors.containers))
+          .filter((el) => !CL.anchoring.isHidden(el));
+    let container;
+    let clip;
+    if (selected) {
+      clip = /** @type {Selection} */ (selection).getRangeAt(0);
+      const inside = found.filter((el) => el.contains(clip.commonAncestorContainer));
+      // The innermost holder: a selection inside one answer must not drag in the whole thread.
+      container = inside.find((el) => !inside.some((other) => other !== el && el.contains(other))) || null;
+      if (!container) throw new CaptureError('no_answer', NO_ANSWER);
+    } else {
+      container = choose(found, bound.citationCount, context.within ? 0 : adapter.minCitations || 0);
+      if (!container) throw new CaptureError('no_answer', NO_ANSWER);
+    }
+
+    const skip = adapter.selectors.skip || [];
+    const map = CL.anchoring.buildTextMap(container, {
+      marker: bound.markerInfo,
+      skip: skip.length ? (el) => matchesAny(el, skip) : undefined,
+      clip,
+    });
+    if (!map.text.trim()) throw new CaptureError('no_answer', NO_ANSWER);
+
+    const citations = [];
+    const seen = new Set();
+    let chips = 0;
+    let unresolved = 0;
+    for (const { offset, info } of map.markers) {
+      chips += info.hidden;
+      unresolved += Math.max(0, info.hidden - (info.resolved - 1));
+      for (const { url, hint } of info.urls) {
+        if (seen.has(offset + ' ' + url)) continue;
+        seen.add(offset + ' ' + url);
+        citations.push(hint ? { offset, url, marker: info.marker, hint } : { offset, url, marker: info.marker });
+      }
+    }
+    if (!citations.length) throw new CaptureError('no_citations', NO_CITATIONS, container);
+
+    return {
+      capture: {
+        text: map.text,
+        citations,
+        query: (adapter.queryFor || defaultQuery)(doc, container, adapter, context.url),
+        engine: context.engine || adapter.meta.engine,
+        adapter: adapter.meta.id,
+        adapter_version: adapter.meta.lastUpdated,
+        hidden_sources: { chips, unresolved },
+      },
+      map,
+      container,
+    };
+  }
+
+  /**
+   * The candidate holding the most citations; on a tie the innermost, then the latest (the
+   * newest turn of a thread). Null when there is none.
+   * @param {Element[]} found @param {(el: Element) => number} count @param {number} min
+   */
+  function choose(found, count, min) {
+    let best = null;
+    let bestCount = -1;
+    for (const el of found) {
+      const n = count(el);
+      if (n < min) continue;
+      if (n > bestCount || (n === bestCount && best && (best.contains(el) || !el.contains(best)))) {
+        best = el;
+        bestCount = n;
+      }
+    }
+    return best;
+  }
+
+  /**
+   * The question nearest before the answer container, else the `q` of the URL.
+   * @param {Document} doc @param {Element} container @param {Adapter} adapter @param {string} url
+   */
+  function defaultQuery(doc, container, adapter, url) {
+    const asked = queryAll(doc, adapter.selectors.query || []);
+    const before = asked.filter(
+      (el) => el.compareDocumentPosition(container) & 4 /* container follows */ || el.contains(container),
+    );
+    for (const el of [...before.reverse(), ...asked]) {
+      const field = el.localName === 'input' || el.localName === 'textarea';
+      const value = field ? /** @type {HTMLInputElement} */ (el).value : el.textContent || '';
+      if (squash(value)) return squash(value);
+    }
+    const params = new URL(url).searchParams;
+    return squash(params.get('q') || params.get('query') || '');
+  }
+
+  CL.adapters = Object.assign(CL.adapters || {}, {
+    registry,
+    define,
+    capture,
+    prepare,
+    queryAll,
+    matchesAny,
+    defaultCitationUrls,
+    CaptureError,
+    MESSAGES: { NO_ANSWER, NO_CITATIONS },
+  });
+})((globalThis.CiteLens ??= {}));

@@ -1,0 +1,174 @@
+/*
+ * The only code that talks to the companion (docs/api.md): health, verify as an NDJSON stream,
+ * audit, and the options page's connection test. Runs in: the service worker and the options
+ * page (an extension page has the same host permission).
+ */
+import { CompanionError, MIN_COMPANION_VERSION, versionAtLeast, words } from './errors.js';
+import { readLines } from './ndjson.js';
+
+const HEALTH_TIMEOUT_MS = 3_000;
+// The companion fetches pages (≤ 15 s each) before the first statement line; a stream silent
+// for longer than this has hung.
+const STREAM_IDLE_MS = 90_000;
+const AUDIT_TIMEOUT_MS = 120_000;
+
+/**
+ * GET /v1/health. Throws not_running / too_old.
+ * @param {string} base
+ * @returns {Promise<{status: string, version: string, model?: {name: string}}>}
+ */
+export async function health(base) {
+  let response;
+  try {
+    response = await fetch(`${base}/v1/health`, { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS), cache: 'no-store' });
+  } catch {
+    throw new CompanionError('not_running', words.notRunning(base));
+  }
+  let body = null;
+  try {
+    body = await response.json();
+  } catch {
+    // not JSON: handled below
+  }
+  if (response.status === 404 && !body) throw new CompanionError('too_old', words.tooOld(base, ''), { status: 404 });
+  if (!response.ok || !body || body.status !== 'ok') throw new CompanionError('too_old', words.notCompanion(base));
+  if (!body.version || !versionAtLeast(String(body.version), MIN_COMPANION_VERSION)) {
+    throw new CompanionError('too_old', words.tooOld(base, String(body.version || '')));
+  }
+  return body;
+}
+
+/**
+ * Maps a non-2xx answer to the error the reader sees.
+ * @param {Response} response @param {string} base
+ */
+async function failure(response, base) {
+  let detail = '';
+  try {
+    const body = await response.json();
+    detail = String((body && body.error && body.error.message) || '');
+  } catch {
+    // an error without a JSON body: the status says enough
+  }
+  const status = response.status;
+  if (status === 401) return new CompanionError('bad_token', words.badToken(), { status });
+  if (status === 403 || status === 421) return new CompanionError('forbidden', words.forbidden(status, detail), { status });
+  if (status === 404 || status === 405) return new CompanionError('too_old', words.tooOld(base, ''), { status });
+  if (status >= 500) return new CompanionError('failed', words.failed(status, detail), { status });
+  return new CompanionError('rejected', words.rejected(status, detail), { status });
+}
+
+/**
+ * @param {{companion: string, token: string}} settings
+ * @param {string} path
+ * @param {unknown} body
+ * @param {AbortSignal} signal
+ */
+async function post(settings, path, body, signal) {
+  if (!settings.token) throw new CompanionError('not_paired', words.notPaired());
+  try {
+    return await fetch(`${settings.companion}${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-CiteLens-Token': settings.token },
+      body: JSON.stringify(body),
+      signal,
+      cache: 'no-store',
+    });
+  } catch (error) {
+    // Refused before any answer: was it ever there?
+    await health(settings.companion);
+    throw new CompanionError('network', words.network(settings.companion, String(/** @type {Error} */ (error).message || error)));
+  }
+}
+
+/**
+ * POST /v1/verify with `stream: true`, calling `onLine` for each line as it arrives.
+ * Resolves when the summary line has come; throws a CompanionError otherwise.
+ * @param {{companion: string, token: string}} settings
+ * @param {object} request  a VerifyRequest (shared/types.js)
+ * @param {(line: any) => Promise<void> | void} onLine
+ * @param {AbortSignal} [signal]  the reader closed the overlay: stop reading
+ */
+export async function verifyStream(settings, request, onLine, signal) {
+  if (!settings.token) throw new CompanionError('not_paired', words.notPaired());
+  await health(settings.companion);
+  const controller = new AbortController();
+  if (signal) signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
+  let idle = setTimeout(() => controller.abort(new Error('no data for 90 s')), STREAM_IDLE_MS);
+  const touch = () => {
+    clearTimeout(idle);
+    idle = setTimeout(() => controller.abort(new Error('no data for 90 s')), STREAM_IDLE_MS);
+  };
+  let expected = 0;
+  let received = 0;
+  let summary = false;
+  try {
+    const response = await post(settings, '/v1/verify', { ...request, options: { stream: true } }, controller.signal);
+    if (!response.ok) throw await failure(response, settings.companion);
+    const emit = async (/** @type {any} */ line) => {
+      if (line.type === 'start') expected = line.statements;
+      if (line.type === 'statement') received++;
+      if (line.type === 'summary') summary = true;
+      await onLine(line);
+    };
+    if (!(response.headers.get('content-type') || '').includes('ndjson')) {
+      // A companion that ignored `stream` answers with one object: replay it as lines.
+      await replayWhole(await response.json(), emit);
+    } else if (response.body) {
+      await readLines(response.body, emit, touch);
+    }
+  } catch (error) {
+    if (error instanceof CompanionError) throw error;
+    const why = String(/** @type {Error} */ (error).message || error);
+    if (received) throw new CompanionError('partial', words.partial(received, expected, why), { received });
+    throw new CompanionError('network', words.network(settings.companion, why));
+  } finally {
+    clearTimeout(idle);
+  }
+  if (!summary) {
+    throw new CompanionError('partial', words.partial(received, expected, 'the stream ended early'), { received });
+  }
+}
+
+/** @param {any} whole @param {(line: any) => Promise<void>} emit */
+async function replayWhole(whole, emit) {
+  const statements = whole.statements || [];
+  const sources = whole.sources || [];
+  await emit({ type: 'start', statements: statements.length, sources: sources.length });
+  for (const source of sources) await emit({ type: 'source', ...source });
+  for (const statement of statements) await emit({ type: 'statement', ...statement });
+  if (whole.summary) await emit({ type: 'summary', ...whole.summary });
+}
+
+/**
+ * POST /v1/audit: the export with the five-field cards (design.md).
+ * @param {{companion: string, token: string}} settings
+ * @param {object} body
+ */
+export async function fetchAudit(settings, body) {
+  const response = await post(settings, '/v1/audit', body, AbortSignal.timeout(AUDIT_TIMEOUT_MS));
+  if (!response.ok) throw await failure(response, settings.companion);
+  return response.json();
+}
+
+/**
+ * The options page's "Test connection": health first, then one authenticated call. A tiny
+ * answer with no citation needs no fetching and no model, so it costs the companion nothing.
+ * @param {{companion: string, token: string}} settings
+ * @returns {Promise<{version: string, model: string}>}
+ */
+export async function testConnection(settings) {
+  const about = await health(settings.companion);
+  const probe = {
+    page: { url: 'https://example.invalid/', engine: 'test', title: 'CiteLens connection test', query: '', captured_at: new Date().toISOString() },
+    answer: { text: 'CiteLens connection test.' },
+    citations: [],
+    options: { stream: false },
+  };
+  const response = await post(settings, '/v1/verify', probe, AbortSignal.timeout(10_000));
+  // 400/422 still proves the token was accepted: authentication comes before validation.
+  if (!response.ok && (response.status === 401 || response.status === 403 || response.status === 421 || response.status >= 500 || response.status === 404)) {
+    throw await failure(response, settings.companion);
+  }
+  return { version: String(about.version), model: String((about.model && about.model.name) || 'unknown model') };
+}

@@ -1,0 +1,276 @@
+/*
+ * The content side of one toolbar click: capture the answer, hand the request to the service
+ * worker, turn streamed lines into badges, keep them anchored while the page changes, export.
+ *
+ * Runs in: content scripts, injected on click after the activeTab grant. The last file injected:
+ * it wires adapters, anchoring and the overlay together, and is the only part that knows all
+ * three.
+ */
+'use strict';
+(function (CL) {
+  const api = /** @type {typeof chrome} */ (globalThis.browser || globalThis.chrome);
+  const { MSG } = CL;
+  const REANCHOR_DELAY_MS = 200;
+  // A folded answer (Google's "Show more") needs a moment to lay out once opened.
+  const EXPAND_WAIT_MS = 300;
+
+  /** @type {Run|null} */
+  let current = null;
+  /** @type {any} an overlay that only shows why capturing failed */
+  let errorOverlay = null;
+
+  class Run {
+    /**
+     * @param {{capture: any, map: any, container: Element}} captured
+     * @param {any} request
+     */
+    constructor(captured, request) {
+      this.id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+      this.capture = captured.capture;
+      this.map = captured.map;
+      this.container = captured.container;
+      this.request = request;
+      this.url = location.href;
+      this.selectionText = selectedText();
+      /** @type {Map<string, {status: string, reason?: string, title?: string}>} */
+      this.sources = new Map();
+      /** @type {Map<number, any>} */
+      this.lines = new Map();
+      /** @type {Map<number, {start: number, end: number, exact: string}>} */
+      this.selectors = new Map();
+      this.expected = 0;
+      this.summary = null;
+      this.finished = false;
+      this.overlay = new CL.overlay.Overlay(document, {
+        onExport: () => exportAudit(this),
+        onClose: () => clear(true),
+        onOptions: () => api.runtime.sendMessage({ type: MSG.OPEN_OPTIONS }),
+      });
+      const hidden = this.capture.hidden_sources;
+      this.hiddenNote = hidden.unresolved
+        ? `${hidden.unresolved} source${hidden.unresolved === 1 ? '' : 's'} behind “+N” chips could not be read from the page and ${hidden.unresolved === 1 ? 'was' : 'were'} not checked.`
+        : '';
+      this.observer = new MutationObserver(() => this.scheduleReanchor());
+      this.observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+      this.timer = 0;
+    }
+
+    /** @param {any} line */
+    onLine(line) {
+      const bar = this.overlay.bar;
+      if (line.type === 'start') {
+        this.expected = line.statements;
+        bar.working(`Checking ${line.statements} sentences against ${line.sources} sources…`);
+      } else if (line.type === 'source') {
+        this.sources.set(line.url, line);
+      } else if (line.type === 'statement') {
+        this.lines.set(line.index, line);
+        const [start, end] = line.span;
+        this.selectors.set(line.index, CL.anchoring.selectorFor(this.map.text, start, end));
+        const range = this.map.rangeFor(start, end);
+        const view = CL.content.statementView(line, this.request, this.sources);
+        this.overlay.show(line.index, range ? [range] : [], view);
+        bar.working(`Checked ${this.lines.size} of ${this.expected || '?'} sentences…`);
+      } else if (line.type === 'summary') {
+        this.summary = line;
+      }
+    }
+
+    /** @param {{code: string, message: string}|undefined} error */
+    onEnd(error) {
+      this.finished = true;
+      const bar = this.overlay.bar;
+      if (error && !this.lines.size) {
+        bar.error(error.message, { options: error.code === 'not_paired' || error.code === 'bad_token' });
+        return;
+      }
+      const counts = this.summary ? this.summary.counts : this.countsSoFar();
+      const warning = error
+        ? error.message
+        : this.summary
+          ? ''
+          : `Partial results: the companion stopped after ${this.lines.size} of ${this.expected || '?'} sentences. Click the CiteLens button to try again.`;
+      bar.done({
+        counts,
+        contradicted: [...this.lines.values()].filter((l) => l.contradicted).length,
+        recall: this.summary ? this.summary.citation_recall : undefined,
+        precision: this.summary ? this.summary.citation_precision : undefined,
+        warning,
+        note: this.hiddenNote,
+      });
+    }
+
+    countsSoFar() {
+      /** @type {Record<string, number>} */
+      const counts = { complete_support: 0, partial_support: 0, no_support: 0, inaccessible: 0, no_citation: 0 };
+      for (const line of this.lines.values()) counts[line.judgment] = (counts[line.judgment] || 0) + 1;
+      return counts;
+    }
+
+    scheduleReanchor() {
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => ((this.timer = 0), this.reanchor()), REANCHOR_DELAY_MS);
+    }
+
+    /** Re-anchors now if the page changed and the debounce has not fired yet. */
+    flush() {
+      if (!this.timer) return;
+      clearTimeout(this.timer);
+      this.timer = 0;
+      this.reanchor();
+    }
+
+    /**
+     * The engine re-rendered: read the answer again and find each sentence by its old position,
+     * else by its text (anchoring/quote.js). Sentences that are gone lose their badge's place.
+     */
+    reanchor() {
+      if (location.href !== this.url && this.finished) {
+        // An engine that swaps answers in place (a new thread, a follow-up) keeps the old badges off.
+        this.overlay.bar.status('This page changed after it was checked: click the CiteLens button to check it again.');
+      }
+      if (this.map.isLive() && this.container.isConnected && CL.anchoring.buildTextMap(this.container).text === this.plainText()) {
+        return;
+      }
+      let fresh = null;
+      try {
+        fresh = CL.adapters.captureAnswer(document, { url: location.href, selection: null });
+      } catch {
+        // The answer is gone (new search, engine error): nothing to anchor to.
+      }
+      const moved = new Map();
+      for (const [index, selector] of this.selectors) {
+        const at = fresh && CL.anchoring.locate(fresh.map.text, selector);
+        const range = at && fresh.map.rangeFor(at.start, at.end);
+        moved.set(index, range ? [range] : []);
+      }
+      if (fresh) {
+        this.map = fresh.map;
+        this.container = fresh.container;
+        this.selectors = new Map([...this.selectors].map(([i, s]) => {
+          const at = CL.anchoring.locate(fresh.map.text, s);
+          return [i, at ? CL.anchoring.selectorFor(fresh.map.text, at.start, at.end) : s];
+        }));
+      }
+      this.overlay.reanchor(moved);
+    }
+
+    /** The container's text as first read, with markers dropped and no adapter hooks. */
+    plainText() {
+      if (this.plain === undefined) this.plain = CL.anchoring.buildTextMap(this.container).text;
+      return this.plain;
+    }
+
+    destroy() {
+      clearTimeout(this.timer);
+      this.observer.disconnect();
+      this.overlay.destroy();
+    }
+  }
+
+  function selectedText() {
+    const selection = document.getSelection();
+    return selection && !selection.isCollapsed ? selection.toString() : '';
+  }
+
+  /** @param {boolean} notify  tell the service worker, which removes the page stylesheet */
+  function clear(notify) {
+    if (current) current.destroy();
+    current = null;
+    if (notify) api.runtime.sendMessage({ type: MSG.CLEARED }).catch(() => {});
+  }
+
+  async function toggle() {
+    let selection = document.getSelection();
+    if (current) {
+      // A click just after the engine re-rendered judges the page as re-anchored, not as it was.
+      current.flush();
+      const same =
+        current.url === location.href &&
+        selectedText() === current.selectionText &&
+        current.map.isLive() &&
+        current.map.text === current.capture.text;
+      if (same) {
+        clear(false);
+        return { kind: 'cleared' };
+      }
+      clear(false); // the page changed under the overlay: check it again
+    }
+    if (CL.adapters.prepareFor(document, location.href)) {
+      await new Promise((resolve) => setTimeout(resolve, EXPAND_WAIT_MS));
+      selection = document.getSelection();
+    }
+    let captured;
+    try {
+      captured = CL.adapters.captureAnswer(document, { url: location.href, selection });
+    } catch (error) {
+      const failure =
+        error instanceof CL.adapters.CaptureError
+          ? error
+          : Object.assign(new Error(`CiteLens could not read this page: ${String(error)}`), { code: 'internal' });
+      showCaptureError(failure);
+      return { kind: 'error', error: { code: failure.code, message: failure.message } };
+    }
+    const request = CL.content.buildRequest(captured.capture, {
+      url: location.href,
+      title: document.title,
+      capturedAt: new Date(),
+    });
+    current = new Run(captured, request);
+    current.overlay.bar.working(`Sending ${request.citations.length} citations to the companion…`);
+    return { kind: 'capture', runId: current.id, request };
+  }
+
+  /** A capture failure still gets the bar, so the reader sees what to do. @param {Error & {code: string}} error */
+  function showCaptureError(error) {
+    const overlay = new CL.overlay.Overlay(document, {
+      onExport: () => {},
+      onClose: () => overlay.destroy(),
+      onOptions: () => {},
+    });
+    overlay.bar.error(error.message);
+    overlay.host.dataset.error = error.code;
+    // Lives until closed or the next click; the next click starts from a clean page.
+    errorOverlay = overlay;
+  }
+
+  /** @param {Run} run */
+  async function exportAudit(run) {
+    run.overlay.bar.exporting(true);
+    try {
+      const reply = await api.runtime.sendMessage({ type: MSG.EXPORT_AUDIT, body: auditBody(run) });
+      if (!reply || reply.error) throw new Error(reply ? reply.error.message : 'No answer from the extension.');
+      const name = CL.content.auditFileName(location.href, new Date());
+      CL.content.saveJson(run.overlay.layer, name, reply.audit);
+      run.overlay.bar.status(`Saved ${name}`);
+    } catch (error) {
+      run.overlay.bar.status(`Export failed: ${/** @type {Error} */ (error).message}`);
+    } finally {
+      run.overlay.bar.exporting(false);
+    }
+  }
+
+  /** The verify result as streamed, so the companion need not check everything again. @param {Run} run */
+  function auditBody(run) {
+    const statements = [...run.lines.values()].sort((a, b) => a.index - b.index).map(({ type: _type, ...rest }) => rest);
+    const summary = run.summary ? (({ type: _type, ...rest }) => rest)(run.summary) : undefined;
+    const sources = [...run.sources.values()].map(({ type: _type, ...rest }) => rest);
+    return { ...run.request, options: { stream: false }, result: { statements, sources, summary } };
+  }
+
+  api.runtime.onMessage.addListener((message, _sender, sendResponse) => {
+    if (message.type === MSG.TOGGLE) {
+      if (errorOverlay) {
+        errorOverlay.destroy();
+        errorOverlay = null;
+      }
+      toggle().then(sendResponse, (error) => sendResponse({ kind: 'error', error: { code: 'internal', message: String(error) } }));
+      return true;
+    }
+    if (message.type === MSG.STREAM_LINE && current && message.runId === current.id) current.onLine(message.line);
+    if (message.type === MSG.STREAM_END && current && message.runId === current.id) current.onEnd(message.error);
+    return false;
+  });
+
+  CL.controller = { loaded: true, state: () => (current ? { runId: current.id, finished: current.finished } : null) };
+})((globalThis.CiteLens ??= {}));

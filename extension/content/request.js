@@ -1,0 +1,120 @@
+/*
+ * From a capture to the body of POST /v1/verify (docs/api.md), and from the streamed lines back
+ * to the views the overlay shows. Runs in: content scripts. Pure.
+ */
+'use strict';
+(function (CL) {
+  /**
+   * @param {import('../shared/types.js').Capture} capture
+   * @param {{url: string, title: string, capturedAt: Date}} page
+   * @returns {import('../shared/types.js').VerifyRequest}
+   */
+  function buildRequest(capture, page) {
+    return {
+      page: {
+        url: page.url,
+        engine: capture.engine,
+        title: page.title,
+        query: capture.query,
+        captured_at: page.capturedAt.toISOString(),
+        adapter: capture.adapter,
+        adapter_version: capture.adapter_version,
+      },
+      answer: { text: capture.text },
+      citations: capture.citations.map((c, i) => {
+        const citation = { id: `c${i + 1}`, marker: c.marker, url: c.url, offset: c.offset };
+        if (!c.hint) return citation;
+        // The companion reads the engine's hint from the URL's text fragment, the way engines
+        // send it, and drops the fragment itself before fetching.
+        const url = `${c.url}${c.url.includes('#') ? '' : '#'}:~:text=${CL.overlay.encodeFragmentPart(c.hint)}`;
+        return { ...citation, url, hint: c.hint };
+      }),
+      options: { stream: true },
+    };
+  }
+
+  /**
+   * Sources are numbered by first appearance in the answer, as engines number them.
+   * @param {import('../shared/types.js').VerifyRequest} request
+   * @returns {Map<string, number>}
+   */
+  function sourceNumbers(request) {
+    const numbers = new Map();
+    for (const c of request.citations) {
+      const page = pageOf(c.url);
+      if (!numbers.has(page)) numbers.set(page, numbers.size + 1);
+    }
+    return numbers;
+  }
+
+  /** A cited URL without its text fragment: the page it names. @param {string} url */
+  function pageOf(url) {
+    return url.replace(/#?:~:.*$/, '');
+  }
+
+  /**
+   * The overlay's view of one streamed statement.
+   * @param {import('../shared/types.js').StatementLine} line
+   * @param {import('../shared/types.js').VerifyRequest} request
+   * @param {Map<string, {status: string, reason?: string, title?: string}>} sources  from the `source` lines
+   */
+  function statementView(line, request, sources) {
+    const numbers = sourceNumbers(request);
+    const byId = new Map(request.citations.map((c) => [c.id, c]));
+    const perCitation = new Map((line.per_citation || []).map((p) => [p.citation, p]));
+    /** @type {Map<string, any>} */
+    const views = new Map();
+    for (const id of line.citations || []) {
+      const cited = byId.get(id);
+      const judged = perCitation.get(id);
+      // The companion names pages by its own normal form (judged.url); the reader knows them by
+      // the number the answer gave them.
+      const url = cited ? pageOf(cited.url) : judged && judged.url;
+      if (!url || views.has(url)) continue;
+      const source = (judged && sources.get(judged.url)) || sources.get(url) || { status: 'ok' };
+      views.set(url, {
+        n: numbers.get(url) || numbers.size + 1,
+        url,
+        title: source.title || '',
+        judgment: judged ? judged.judgment : source.status === 'inaccessible' ? 'inaccessible' : 'no_support',
+        irrelevant: !!(judged && judged.irrelevant),
+        reason:
+          source.status === 'inaccessible'
+            ? source.reason || 'unavailable'
+            : judged && judged.judgment === 'inaccessible'
+              ? judged.reason || 'unavailable'
+              : '',
+        quotes: ((judged && judged.evidence) || []).slice(0, 2).map((e) => ({
+          text: e.text,
+          href: e.fragment_url || CL.overlay.fragmentUrl(url, e.text),
+        })),
+      });
+    }
+    const list = [...views.values()].sort((a, b) => a.n - b.n);
+    const supportive = list.filter(
+      (s) => !s.irrelevant && (s.judgment === 'complete_support' || s.judgment === 'partial_support'),
+    );
+    const kind = CL.overlay.kindOf(line);
+    const shownSources =
+      kind === 'no_citation' ? [] : kind === 'inaccessible' ? list.filter((s) => s.reason) : supportive.length && kind !== 'contradicted' ? supportive : list;
+    return {
+      index: line.index,
+      judgment: line.judgment,
+      kind,
+      text: line.text,
+      sources: list,
+      unsupported: line.unsupported_assertions || [],
+      supportingSources: (shownSources.length ? shownSources : list).map((s) => s.n),
+    };
+  }
+
+  /** citelens-audit-<host>-<yyyymmdd-hhmm>.json, local time. @param {string} url @param {Date} when */
+  function auditFileName(url, when) {
+    const host = new URL(url).hostname.replace(/[^a-z0-9.-]/gi, '_') || 'page';
+    const two = (/** @type {number} */ n) => String(n).padStart(2, '0');
+    const stamp = `${when.getFullYear()}${two(when.getMonth() + 1)}${two(when.getDate())}-${two(when.getHours())}${two(when.getMinutes())}`;
+    return `citelens-audit-${host}-${stamp}.json`;
+  }
+
+  CL.content = Object.assign(CL.content || {}, { buildRequest, sourceNumbers, statementView, auditFileName, pageOf });
+})((globalThis.CiteLens ??= {}));

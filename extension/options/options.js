@@ -1,0 +1,76 @@
+/*
+ * Options: the companion's address, the pairing token, and a connection test whose result
+ * says what to do next. Runs in: the options page (an extension page, ES module).
+ */
+import { testConnection } from '../background/companion.js';
+import { toUserError } from '../background/errors.js';
+import { loadSettings, parseCompanionAddress, saveSettings } from '../background/settings.js';
+
+const $ = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
+const form = /** @type {HTMLFormElement} */ (document.getElementById('settings'));
+const result = $('result');
+
+/** @param {'ok'|'error'|'busy'} kind @param {string} text */
+function say(kind, text) {
+  result.className = kind;
+  result.replaceChildren();
+  // `backticks` become <code>, built as nodes: messages can quote what the companion said.
+  text.split('`').forEach((piece, i) => {
+    if (!piece) return;
+    if (i % 2) {
+      const code = document.createElement('code');
+      code.textContent = piece;
+      result.append(code);
+    } else {
+      result.append(piece);
+    }
+  });
+}
+
+/** The form's settings, or null after saying what is wrong. */
+function read() {
+  const parsed = parseCompanionAddress($('companion').value);
+  if ('error' in parsed) {
+    say('error', parsed.error);
+    $('companion').focus();
+    return null;
+  }
+  return { companion: parsed.base, token: $('token').value.trim() };
+}
+
+async function save() {
+  const settings = read();
+  if (!settings) return null;
+  await saveSettings(settings);
+  $('companion').value = settings.companion;
+  return settings;
+}
+
+form.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  if (await save()) say('ok', 'Saved.');
+});
+
+$('test').addEventListener('click', async () => {
+  const settings = await save();
+  if (!settings) return;
+  say('busy', `Testing ${settings.companion}…`);
+  try {
+    const about = await testConnection(settings);
+    say('ok', `Connected: CiteLens companion ${about.version} (${about.model}) accepted the token.`);
+  } catch (error) {
+    say('error', toUserError(error).message);
+  }
+});
+
+$('show-token').addEventListener('click', () => {
+  const shown = $('token').type === 'text';
+  $('token').type = shown ? 'password' : 'text';
+  $('show-token').textContent = shown ? 'Show' : 'Hide';
+  $('show-token').setAttribute('aria-pressed', String(!shown));
+});
+
+loadSettings().then((settings) => {
+  $('companion').value = settings.companion;
+  $('token').value = settings.token;
+});

@@ -1,0 +1,173 @@
+/*
+ * The evidence card: what a source says about one sentence, with links that open the source at
+ * the quote. Runs in: content scripts.
+ *
+ * Everything from the page or a cited source is set with textContent: a quote is untrusted
+ * HTML's text and must never become markup here (security.md).
+ */
+'use strict';
+(function (CL) {
+  /**
+   * @typedef {object} SourceView
+   * @property {number} n          the source's number in this answer
+   * @property {string} url
+   * @property {string} title
+   * @property {string} judgment   this source's own verdict on the sentence
+   * @property {boolean} irrelevant
+   * @property {string} reason     why it could not be read, when it could not
+   * @property {{text: string, href: string}[]} quotes
+   */
+
+  /**
+   * @typedef {object} StatementView
+   * @property {number} index
+   * @property {string} judgment   the companion's verdict (names the highlight)
+   * @property {string} kind       a key of KINDS: the judgment, or 'contradicted'
+   * @property {string} text       the sentence as the companion read it
+   * @property {SourceView[]} sources
+   * @property {string[]} unsupported  atomic claims no source supports (FActScore)
+   * @property {number[]} supportingSources
+   */
+
+  const VERDICT_WORDS = {
+    complete_support: 'supports it',
+    partial_support: 'supports part of it',
+    no_support: 'does not support it',
+    inaccessible: 'could not be read',
+    no_citation: '',
+  };
+
+  class Card {
+    /**
+     * @param {ShadowRoot|Element} layer
+     * @param {() => void} onClose  the reader asked to close (Esc or ×)
+     */
+    constructor(layer, onClose) {
+      const doc = /** @type {Document} */ (layer.ownerDocument);
+      this.doc = doc;
+      this.el = doc.createElement('section');
+      this.el.className = 'card';
+      this.el.hidden = true;
+      this.el.setAttribute('role', 'dialog');
+      this.el.setAttribute('aria-modal', 'false');
+      this.el.tabIndex = -1;
+      layer.appendChild(this.el);
+      /** @type {number|null} */
+      this.index = null;
+      /** @type {Text|null} the first quote's text, for the evidence highlight */
+      this.quoteText = null;
+      this.onClose = onClose;
+    }
+
+    /**
+     * @param {StatementView} view
+     * @param {DOMRect} anchor  the badge's rectangle
+     */
+    show(view, anchor) {
+      const kind = CL.overlay.KINDS[view.kind];
+      this.el.replaceChildren();
+      this.quoteText = null;
+      this.index = view.index;
+      const headingId = `citelens-card-${view.index}`;
+      this.el.setAttribute('aria-labelledby', headingId);
+
+      const close = this.add(this.el, 'button', 'close', '×');
+      close.setAttribute('aria-label', 'Close evidence');
+      close.addEventListener('click', () => this.onClose());
+
+      const heading = this.add(this.el, 'h2', `k-${view.kind}`);
+      heading.id = headingId;
+      heading.style.background = 'none';
+      heading.style.border = '0';
+      this.add(heading, 'span', 'icon', kind.icon).setAttribute('aria-hidden', 'true');
+      this.add(heading, 'span', '', `${kind.word} — sentence ${view.index + 1}`);
+      this.add(this.el, 'p', 'statement', view.text);
+
+      if (view.kind === 'contradicted') {
+        this.add(this.el, 'p', 'note', 'A cited source says the opposite of this sentence.');
+      }
+      if (!view.sources.length) {
+        this.add(this.el, 'p', '', 'The answer gives no source for this sentence.');
+      }
+      for (const source of view.sources) this.addSource(source);
+      if (view.unsupported.length && view.kind !== 'complete_support') {
+        this.add(this.el, 'p', 'note', 'Not found in the sources:');
+        const list = this.add(this.el, 'ul', '');
+        for (const claim of view.unsupported) this.add(list, 'li', '', claim);
+      }
+      this.el.hidden = false;
+      this.place(anchor);
+    }
+
+    /** @param {SourceView} source */
+    addSource(source) {
+      const box = this.add(this.el, 'div', 'source');
+      const head = this.add(box, 'div', 'source-head');
+      this.add(head, 'span', '', `Source ${source.n}`);
+      let host = source.url;
+      try {
+        host = new URL(source.url).hostname.replace(/^www\./, '');
+      } catch {
+        // keep the raw text
+      }
+      this.add(head, 'span', 'source-host', source.title ? `${host} — ${source.title}` : host);
+      const verdict = source.reason
+        ? `could not be read (${source.reason})`
+        : VERDICT_WORDS[source.judgment] || '';
+      if (verdict) {
+        this.add(box, 'div', '', source.irrelevant ? `${verdict}; not needed for this sentence` : verdict);
+      }
+      for (const quote of source.quotes) {
+        const block = this.add(box, 'blockquote', '', quote.text);
+        if (!this.quoteText && block.firstChild) this.quoteText = /** @type {Text} */ (block.firstChild);
+        const link = /** @type {HTMLAnchorElement} */ (this.add(box, 'a', 'open', 'Open source at this quote ↗'));
+        link.href = quote.href;
+        link.target = '_blank';
+        link.rel = 'noopener noreferrer';
+      }
+      if (!source.quotes.length && !source.reason) {
+        const link = /** @type {HTMLAnchorElement} */ (this.add(box, 'a', 'open', 'Open source ↗'));
+        link.href = source.url;
+        link.target = '_blank';
+        link.rel = 'noopener noreferrer';
+      }
+    }
+
+    /** Beside the badge, on the side with room, inside the viewport. @param {DOMRect} anchor */
+    place(anchor) {
+      const view = /** @type {Window} */ (this.doc.defaultView);
+      const width = this.el.offsetWidth || 420;
+      const height = this.el.offsetHeight || 200;
+      let left = anchor.right - width;
+      if (left < 8) left = Math.min(anchor.left, view.innerWidth - width - 8);
+      let top = anchor.bottom + 6;
+      if (top + height > view.innerHeight - 8) top = Math.max(8, anchor.top - height - 6);
+      this.el.style.left = `${Math.max(8, left)}px`;
+      this.el.style.top = `${top}px`;
+    }
+
+    hide() {
+      this.el.hidden = true;
+      this.index = null;
+      this.quoteText = null;
+    }
+
+    get open() {
+      return !this.el.hidden;
+    }
+
+    /**
+     * @param {Element} parent @param {string} tag @param {string} className @param {string} [text]
+     * @returns {HTMLElement}
+     */
+    add(parent, tag, className, text) {
+      const el = this.doc.createElement(tag);
+      if (className) el.className = className;
+      if (text !== undefined) el.textContent = text;
+      parent.appendChild(el);
+      return el;
+    }
+  }
+
+  CL.overlay = Object.assign(CL.overlay || {}, { Card });
+})((globalThis.CiteLens ??= {}));

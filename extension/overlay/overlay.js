@@ -1,0 +1,307 @@
+/*
+ * The overlay: one shadow root on a `citelens-overlay` element at the end of documentElement
+ * (docs/api.md), holding badges, the evidence card and the summary bar; highlights through the
+ * CSS Custom Highlight API. It takes Ranges and verdicts; it never learns how the Ranges were
+ * found (adapters → anchoring ← overlay), and it never changes the engine's DOM.
+ *
+ * Runs in: content scripts.
+ */
+'use strict';
+(function (CL) {
+  const HOVER_OPEN_MS = 80;
+  const HOVER_CLOSE_MS = 300;
+  // px a badge needs beside the answer ("⚠ Contradicted 3" is the widest)
+  const BADGE_ROOM = 130;
+
+  class Overlay {
+    /**
+     * @param {Document} doc
+     * @param {{onExport: () => void, onClose: () => void, onOptions: () => void}} actions
+     */
+    constructor(doc, actions) {
+      const O = CL.overlay;
+      this.doc = doc;
+      this.win = /** @type {Window} */ (doc.defaultView);
+      this.host = doc.createElement('citelens-overlay');
+      // Inline and !important: page rules aimed at unknown elements must not move or hide us.
+      for (const [prop, value] of [['all', 'initial'], ['position', 'fixed'], ['top', '0'], ['left', '0'],
+        ['width', '0'], ['height', '0'], ['z-index', '2147483647'], ['display', 'block']]) {
+        this.host.style.setProperty(prop, value, 'important');
+      }
+      // Open: the page can see it anyway through layout, and tests and assistive tools can reach it.
+      const shadow = this.host.attachShadow({ mode: 'open' });
+      const style = doc.createElement('style');
+      style.textContent = O.STYLES;
+      this.layer = doc.createElement('div');
+      this.layer.className = 'layer';
+      shadow.append(style, this.layer);
+      doc.documentElement.appendChild(this.host);
+
+      this.highlights = new O.Highlights(this.win);
+      this.card = new O.Card(this.layer, () => this.closeCard(true));
+      this.bar = new O.SummaryBar(this.layer, actions);
+      this.badges = new O.Badges(this.layer, {
+        enter: (i) => this.hover(i),
+        leave: () => this.unhover(),
+        focus: (i) => {
+          // Focus handed back after Esc must not reopen the card it just closed.
+          if (this.returningFocus) this.returningFocus = false;
+          else this.openCard(i, 'focus');
+        },
+        blur: (_i, to) => {
+          if (!(to instanceof this.win.Node && this.card.el.contains(/** @type {Node} */ (to)))) this.closeCardFrom('focus');
+        },
+        click: (i) => (this.card.index === i && this.openedBy === 'click' ? this.closeCard(true) : this.openCard(i, 'click')),
+      });
+      this.card.el.addEventListener('mouseenter', () => this.cancelClose());
+      this.card.el.addEventListener('mouseleave', () => this.unhover());
+      this.card.el.addEventListener('focusout', (event) => {
+        const to = /** @type {Node|null} */ (event.relatedTarget);
+        const badge = this.card.index === null ? null : this.badges.buttons.get(this.card.index);
+        if (!to || (!this.card.el.contains(to) && to !== badge)) this.closeCardFrom('focus');
+      });
+
+      /** @type {Map<number, {ranges: Range[], view: any}>} */
+      this.statements = new Map();
+      /** @type {'hover'|'focus'|'click'|null} */
+      this.openedBy = null;
+      this.timer = 0;
+      this.frame = 0;
+      this.hoverIndex = -1;
+      /** @type {{index: number, rects: DOMRect[]}[]} */
+      this.hitRects = [];
+
+      this.schedule = () => {
+        if (!this.frame) this.frame = this.win.requestAnimationFrame(() => ((this.frame = 0), this.reposition()));
+      };
+      this.onKey = (/** @type {KeyboardEvent} */ event) => {
+        if (event.key === 'Escape' && this.card.open) {
+          event.stopPropagation();
+          this.closeCard(true);
+        }
+      };
+      this.returningFocus = false;
+      // Events inside the shadow root reach the document retargeted to the host: those are
+      // badge and card hovers, handled by their own listeners.
+      this.onMove = (/** @type {MouseEvent} */ event) => {
+        if (event.target !== this.host) this.pointerAt(event.clientX, event.clientY);
+      };
+      doc.addEventListener('scroll', this.schedule, { capture: true, passive: true });
+      doc.addEventListener('keydown', this.onKey, true);
+      doc.addEventListener('mousemove', this.onMove, { passive: true });
+      this.win.addEventListener('resize', this.schedule, { passive: true });
+      this.resizeObserver = new this.win.ResizeObserver(this.schedule);
+      this.resizeObserver.observe(doc.documentElement);
+    }
+
+    /**
+     * Adds or updates one sentence.
+     * @param {number} index
+     * @param {Range[]} ranges  where the sentence is in the page; empty when it cannot be found
+     * @param {import('./card.js').StatementView} view
+     */
+    show(index, ranges, view) {
+      this.statements.set(index, { ranges, view });
+      this.badges.upsert(index, view);
+      for (const range of ranges) {
+        const el = range.commonAncestorContainer;
+        const block = el.nodeType === 1 ? /** @type {Element} */ (el) : el.parentElement;
+        if (block) this.resizeObserver.observe(block);
+      }
+      this.refreshHighlights();
+      if (this.card.index === index) this.openCard(index, this.openedBy || 'hover');
+      this.schedule();
+    }
+
+    /** New Ranges for sentences already shown (the page re-rendered). @param {Map<number, Range[]>} moved */
+    reanchor(moved) {
+      for (const [index, ranges] of moved) {
+        const entry = this.statements.get(index);
+        if (entry) entry.ranges = ranges;
+      }
+      this.refreshHighlights();
+      this.schedule();
+    }
+
+    refreshHighlights() {
+      /** @type {Record<string, Range[]>} */
+      const byName = {};
+      for (const name of CL.overlay.HIGHLIGHT_NAMES) byName[name] = [];
+      for (const { ranges, view } of this.statements.values()) {
+        byName[view.judgment].push(...ranges);
+        if (view.kind === 'contradicted') byName.contradicted.push(...ranges);
+      }
+      for (const name of CL.overlay.HIGHLIGHT_NAMES) {
+        if (name !== 'evidence') this.highlights.set(name, byName[name]);
+      }
+      this.refreshEvidence();
+    }
+
+    /** `citelens-evidence`: the sentence whose evidence is shown, and the quote in the card. */
+    refreshEvidence() {
+      const entry = this.card.index === null ? null : this.statements.get(this.card.index);
+      const ranges = entry ? [...entry.ranges] : [];
+      if (entry && this.card.quoteText) {
+        const quote = this.doc.createRange();
+        quote.selectNodeContents(this.card.quoteText);
+        ranges.push(quote);
+      }
+      this.highlights.set('evidence', ranges);
+    }
+
+    reposition() {
+      const lines = new Map();
+      let right = 0;
+      let left = Infinity;
+      this.hitRects = [];
+      /** @type {Map<Element, DOMRect>} */
+      const blocks = new Map();
+      for (const [index, { ranges }] of this.statements) {
+        const rects = ranges.flatMap((range) => [...range.getClientRects()]).filter((r) => r.width > 0);
+        this.hitRects.push({ index, rects });
+        for (const r of rects) right = Math.max(right, r.right);
+        if (rects.length) {
+          // The gutter starts past the sentence's block, not its last word: chips and markers
+          // after the words must stay uncovered.
+          const box = this.blockBoxOf(ranges[0], blocks);
+          right = Math.max(right, box.right);
+          left = Math.min(left, box.left);
+        }
+        const last = rects.length ? rects[rects.length - 1] : null;
+        lines.set(index, { line: last, clip: ranges.length ? this.clipOf(ranges[0]) : { top: 0, bottom: 0 } });
+      }
+      const ys = [...lines.values()].filter((l) => l.line).map((l) => l.line.top + l.line.height / 2);
+      this.badges.layout(lines, this.gutter(left, right, [...blocks.keys()], ys));
+      if (this.card.open && this.card.index !== null) {
+        const badge = this.badges.buttons.get(this.card.index);
+        if (badge && !badge.hidden) this.card.place(badge.getBoundingClientRect());
+      }
+    }
+
+    /**
+     * The box of the block a sentence sits in.
+     * @param {Range} range
+     * @param {Map<Element, DOMRect>} cache  per layout pass
+     */
+    blockBoxOf(range, cache) {
+      const node = range.commonAncestorContainer;
+      let el = node.nodeType === 1 ? /** @type {Element} */ (node) : node.parentElement;
+      while (el && el !== this.doc.body && this.win.getComputedStyle(el).display.startsWith('inline')) el = el.parentElement;
+      el = el || this.doc.documentElement;
+      let box = cache.get(el);
+      if (!box) cache.set(el, (box = el.getBoundingClientRect()));
+      return box;
+    }
+
+    /**
+     * Which side of the answer the badges go: the right, unless the engine keeps something there
+     * (Google's source column) and the left margin is free.
+     * @param {number} left @param {number} right  the answer's edges
+     * @param {Element[]} blocks  the answer's blocks: what contains them is background, not content
+     * @param {number[]} ys  heights of the sentences in view
+     * @returns {{side: 'left'|'right', edge: number}}
+     */
+    gutter(left, right, blocks, ys) {
+      const samples = ys.filter((_, i) => i % Math.max(1, Math.floor(ys.length / 4)) === 0).slice(0, 5);
+      const free = (/** @type {number} */ x) =>
+        samples.every((y) => {
+          const hit = this.doc.elementFromPoint(x, y);
+          return !hit || hit === this.host || hit === this.doc.body || hit === this.doc.documentElement || blocks.some((b) => hit.contains(b));
+        });
+      const width = BADGE_ROOM;
+      if (right + width < this.win.innerWidth && free(right + 14) && free(right + width)) return { side: 'right', edge: right };
+      if (left - width > 0 && free(left - 14) && free(left - width)) return { side: 'left', edge: left };
+      return { side: 'right', edge: right };
+    }
+
+    /** The visible band of the scrolling boxes around a range (engines scroll inner columns). @param {Range} range */
+    clipOf(range) {
+      let top = 0;
+      let bottom = this.win.innerHeight;
+      const start = range.startContainer;
+      let el = start.nodeType === 1 ? /** @type {Element} */ (start) : start.parentElement;
+      for (; el && el !== this.doc.documentElement; el = el.parentElement) {
+        const overflow = this.win.getComputedStyle(el).overflowY;
+        if (overflow === 'auto' || overflow === 'scroll' || overflow === 'hidden') {
+          const box = el.getBoundingClientRect();
+          top = Math.max(top, box.top);
+          bottom = Math.min(bottom, box.bottom);
+        }
+      }
+      return { top, bottom };
+    }
+
+    /** Hovering the sentence itself opens its card, as hovering its badge does. */
+    pointerAt(/** @type {number} */ x, /** @type {number} */ y) {
+      const hit = this.hitRects.find(({ rects }) => rects.some((r) => x >= r.left && x <= r.right && y >= r.top && y <= r.bottom));
+      if (hit && hit.index !== this.hoverIndex) this.hover(hit.index);
+      else if (!hit && this.hoverIndex >= 0) this.unhover();
+    }
+
+    /** @param {number} index */
+    hover(index) {
+      this.hoverIndex = index;
+      this.cancelClose();
+      if (this.openedBy === 'click' || this.openedBy === 'focus') return;
+      this.timer = this.win.setTimeout(() => this.openCard(index, 'hover'), HOVER_OPEN_MS);
+    }
+
+    unhover() {
+      this.hoverIndex = -1;
+      this.cancelClose();
+      if (this.openedBy === 'hover') this.timer = this.win.setTimeout(() => this.closeCard(false), HOVER_CLOSE_MS);
+    }
+
+    cancelClose() {
+      this.win.clearTimeout(this.timer);
+    }
+
+    /** @param {number} index @param {'hover'|'focus'|'click'} by */
+    openCard(index, by) {
+      this.cancelClose();
+      const entry = this.statements.get(index);
+      const badge = this.badges.buttons.get(index);
+      if (!entry || !badge) return;
+      this.openedBy = by;
+      this.card.show(entry.view, badge.getBoundingClientRect());
+      badge.setAttribute('aria-expanded', 'true');
+      this.refreshEvidence();
+    }
+
+    /** @param {'hover'|'focus'|'click'} by */
+    closeCardFrom(by) {
+      if (this.openedBy === by) this.closeCard(false);
+    }
+
+    /** @param {boolean} returnFocus  after Esc or ×, focus goes back to the badge */
+    closeCard(returnFocus) {
+      this.cancelClose();
+      const index = this.card.index;
+      this.card.hide();
+      this.openedBy = null;
+      this.refreshEvidence();
+      const badge = index === null ? null : this.badges.buttons.get(index);
+      if (badge) {
+        badge.setAttribute('aria-expanded', 'false');
+        if (returnFocus && /** @type {ShadowRoot} */ (this.host.shadowRoot).activeElement !== badge) {
+          this.returningFocus = true;
+          badge.focus({ preventScroll: true });
+        }
+      }
+    }
+
+    destroy() {
+      this.cancelClose();
+      this.win.cancelAnimationFrame(this.frame);
+      this.doc.removeEventListener('scroll', this.schedule, { capture: true });
+      this.doc.removeEventListener('keydown', this.onKey, true);
+      this.doc.removeEventListener('mousemove', this.onMove);
+      this.win.removeEventListener('resize', this.schedule);
+      this.resizeObserver.disconnect();
+      this.highlights.clear();
+      this.host.remove();
+    }
+  }
+
+  CL.overlay = Object.assign(CL.overlay || {}, { Overlay });
+})((globalThis.CiteLens ??= {}));

@@ -1,0 +1,122 @@
+/*
+ * The summary bar: progress while the stream arrives, then the counts, ALCE citation recall and
+ * precision, and the export button; or an error worded so the reader knows what to do.
+ * Runs in: content scripts.
+ */
+'use strict';
+(function (CL) {
+  class SummaryBar {
+    /**
+     * @param {ShadowRoot|Element} layer
+     * @param {{onExport: () => void, onClose: () => void, onOptions: () => void}} actions
+     */
+    constructor(layer, actions) {
+      this.doc = /** @type {Document} */ (layer.ownerDocument);
+      this.actions = actions;
+      this.el = this.doc.createElement('div');
+      this.el.className = 'bar';
+      this.el.setAttribute('role', 'status');
+      this.el.setAttribute('aria-live', 'polite');
+      layer.appendChild(this.el);
+    }
+
+    /** @param {string} text */
+    working(text) {
+      this.render('', [this.brand(), this.span('', text)], []);
+    }
+
+    /**
+     * @param {{counts: Record<string, number>, contradicted: number, recall?: number,
+     *   precision?: number, warning?: string, note?: string}} summary  warning: the results
+     *   are incomplete; note: something the reader should know about complete results
+     */
+    done(summary) {
+      const parts = [this.brand(), this.span('counts', CL.overlay.countsPhrase(summary.counts, summary.contradicted))];
+      if (typeof summary.recall === 'number' && typeof summary.precision === 'number') {
+        // ALCE (Gao et al. 2023): recall over sentences, precision over citations.
+        parts.push(this.span('metrics', `Citation recall ${pct(summary.recall)} · precision ${pct(summary.precision)}`));
+      }
+      if (summary.warning) parts.push(this.message(summary.warning));
+      if (summary.note) parts.push(this.span('note', summary.note));
+      this.render(summary.warning ? 'warning' : '', parts, [this.button('Export audit card', 'export', this.actions.onExport)]);
+    }
+
+    /** @param {string} message @param {{options?: boolean}} [extra] */
+    error(message, extra = {}) {
+      const buttons = extra.options ? [this.button('Open CiteLens options', 'options', this.actions.onOptions)] : [];
+      this.render('error', [this.brand(), this.message(message)], buttons);
+      this.el.setAttribute('role', 'alert');
+    }
+
+    /** @param {boolean} busy */
+    exporting(busy) {
+      const button = /** @type {HTMLButtonElement|null} */ (this.el.querySelector('[data-action="export"]'));
+      if (button) {
+        button.disabled = busy;
+        button.textContent = busy ? 'Exporting…' : 'Export audit card';
+      }
+    }
+
+    /** A line about what the buttons did ("Saved …", "Export failed: …"). @param {string} text */
+    status(text) {
+      let line = this.el.querySelector('.status');
+      if (!line) {
+        line = this.span('status', '');
+        this.el.insertBefore(line, this.el.querySelector('button'));
+      }
+      line.textContent = text;
+    }
+
+    /** @param {string} kind @param {Element[]} parts @param {HTMLButtonElement[]} buttons */
+    render(kind, parts, buttons) {
+      this.el.className = kind ? `bar ${kind}` : 'bar';
+      this.el.setAttribute('role', 'status');
+      const close = this.button('×', 'close', this.actions.onClose);
+      close.setAttribute('aria-label', 'Close CiteLens');
+      this.el.replaceChildren(...parts, ...buttons, close);
+    }
+
+    brand() {
+      return this.span('brand', 'CiteLens');
+    }
+
+    /** @param {string} className @param {string} text */
+    span(className, text) {
+      const el = this.doc.createElement('span');
+      el.className = className;
+      el.textContent = text;
+      return el;
+    }
+
+    /** Text with `backticked` commands shown as code, built without HTML parsing. @param {string} text */
+    message(text) {
+      const el = this.span('message', '');
+      text.split('`').forEach((piece, i) => {
+        if (!piece) return;
+        if (i % 2) {
+          const code = this.doc.createElement('code');
+          code.textContent = piece;
+          el.appendChild(code);
+        } else {
+          el.appendChild(this.doc.createTextNode(piece));
+        }
+      });
+      return el;
+    }
+
+    /** @param {string} label @param {string} action @param {() => void} onClick */
+    button(label, action, onClick) {
+      const el = this.doc.createElement('button');
+      el.type = 'button';
+      el.textContent = label;
+      el.dataset.action = action;
+      el.addEventListener('click', onClick);
+      return el;
+    }
+  }
+
+  /** @param {number} x */
+  const pct = (x) => `${Math.round(x * 100)}%`;
+
+  CL.overlay = Object.assign(CL.overlay || {}, { SummaryBar });
+})((globalThis.CiteLens ??= {}));

@@ -1,0 +1,96 @@
+/*
+ * The wire shapes, as JSDoc typedefs (no runtime code). One place for what crosses a boundary:
+ * adapters → content → service worker → companion (docs/api.md), and the stream coming back.
+ * Kept in sync with companion/records.py by hand; the end-to-end test exercises both sides.
+ */
+
+/**
+ * @typedef {'complete_support'|'partial_support'|'no_support'|'inaccessible'|'no_citation'} Judgment
+ */
+
+/**
+ * One citation marker as an adapter found it.
+ * @typedef {object} CapturedCitation
+ * @property {number} offset  character index in Capture.text where the marker stood
+ * @property {string} url     normalized: redirectors unwrapped, tracking parameters and `#:~:text=` dropped
+ * @property {string} marker  what the reader saw ("1", "reddit +2"); the companion only echoes it
+ * @property {string} [hint]  the sentence of the engine's own `#:~:text=` link, a free evidence hint
+ */
+
+/**
+ * What an adapter returns for the answer on the page.
+ * @typedef {object} Capture
+ * @property {string} text                  the answer as plain text, block elements as line breaks, markers removed
+ * @property {CapturedCitation[]} citations
+ * @property {string} query                 the question the answer replies to, '' when unknown
+ * @property {string} engine                perplexity | chatgpt | google-ai-overview | google-ai-mode | copilot | phind | generic
+ * @property {string} adapter               id of the adapter that produced this capture
+ * @property {string} adapter_version       that adapter's lastUpdated
+ * @property {{chips: number, unresolved: number}} hidden_sources  "+N" chips: sources they hide, and how many of those had no URL in the page
+ */
+
+/**
+ * The body of POST /v1/verify and /v1/audit (api.md).
+ * @typedef {object} VerifyRequest
+ * @property {{url: string, engine: string, title: string, query: string, captured_at: string}} page
+ * @property {{text: string}} answer
+ * @property {{id: string, marker: string, url: string, offset: number, hint?: string}[]} citations
+ * @property {{stream: boolean}} options
+ */
+
+/**
+ * @typedef {object} Evidence
+ * @property {string} text
+ * @property {number} start
+ * @property {number} end
+ * @property {string} prefix
+ * @property {string} suffix
+ * @property {string} [fragment_url]
+ */
+
+/**
+ * @typedef {object} PerCitation
+ * @property {string} citation   id from VerifyRequest.citations
+ * @property {string} url
+ * @property {Judgment} judgment
+ * @property {number} score
+ * @property {boolean} irrelevant  ALCE precision: cannot support alone and the others suffice without it
+ * @property {Evidence[]} evidence
+ */
+
+/**
+ * @typedef {object} StatementLine
+ * @property {'statement'} type
+ * @property {number} index
+ * @property {string} text
+ * @property {[number, number]} span   [start, end) in VerifyRequest.answer.text
+ * @property {string[]} citations
+ * @property {Judgment} judgment
+ * @property {boolean} contradicted
+ * @property {number} score
+ * @property {PerCitation[]} per_citation
+ * @property {string[]} evidence_sentences
+ * @property {string[]} unsupported_assertions
+ */
+
+/**
+ * @typedef {object} SummaryLine
+ * @property {'summary'} type
+ * @property {number} citation_recall
+ * @property {number} citation_precision
+ * @property {Record<Judgment, number>} counts
+ * @property {number} [elapsed_ms]
+ */
+
+/**
+ * @typedef {{type: 'start', statements: number, sources: number}
+ *   | {type: 'source', url: string, status: 'ok'|'inaccessible', reason?: string, title?: string}
+ *   | StatementLine | SummaryLine} StreamLine
+ */
+
+/**
+ * An error worded for the reader, with what to do about it.
+ * @typedef {object} UserError
+ * @property {string} code     not_running | not_paired | bad_token | too_old | network | partial | rejected | no_answer | no_citations | restricted_page
+ * @property {string} message
+ */

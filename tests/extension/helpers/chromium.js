@@ -1,0 +1,53 @@
+// Debian's Chromium with the unpacked extension, driven by playwright-core (testing.md).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { EXTENSION } from './fixtures.js';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+export const EXTENSION_ID = 'fklgpffhkpenbggfhkflghdlonombjol';
+
+export async function launchChromium() {
+  const profile = mkdtempSync(path.join(tmpdir(), 'citelens-chromium-'));
+  const ext = EXTENSION.replace(/\/$/, '');
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1280, height: 900 },
+    acceptDownloads: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--enable-unsafe-extension-debugging',
+      `--disable-extensions-except=${ext}`,
+      `--load-extension=${ext}`,
+    ],
+  });
+  const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+  const cdp = await context.browser().newBrowserCDPSession();
+  return {
+    context,
+    worker,
+    /** The real toolbar click, with the activeTab grant (CDP Extensions.triggerAction). */
+    async click(page) {
+      await page.bringToFront();
+      const { targetInfos } = await cdp.send('Target.getTargets', { filter: [{ type: 'tab' }] });
+      const url = page.url();
+      const tab = targetInfos.find((t) => t.url === url);
+      if (!tab) throw new Error(`no tab target for ${url}`);
+      await cdp.send('Extensions.triggerAction', { id: EXTENSION_ID, targetId: tab.targetId });
+    },
+    /** Writes the settings the options page would (docs/api.md keys). */
+    async settings(values) {
+      await worker.evaluate((v) => chrome.storage.local.set(v), values);
+    },
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,100 @@
+// Reading the overlay the way a reader (or a screen reader) meets it: badges by their names,
+// cards by focus, the summary bar's words. Shared by the Chromium and Firefox tests; works on
+// Playwright and Puppeteer pages alike (only `evaluate` and `waitForFunction` are used).
+
+/** The badge names the overlay may give (overlay/labels.js). */
+export const BADGE_LABEL =
+  /^(Fully supported by|Partly supported by|Not supported by|Contradicted by|Could not read) (source \d+|sources [\d, ]+ and \d+) — show (evidence|details)$|^No citation for this sentence$/;
+
+/**
+ * Waits for the stream to finish, returning when the first badge and the summary appeared,
+ * in ms after `since`.
+ */
+export async function waitForResults(page, since, timeout = 120_000) {
+  let first = null;
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const state = await page.evaluate(() => {
+      const root = document.querySelector('citelens-overlay')?.shadowRoot;
+      return {
+        badges: root ? root.querySelectorAll('.badge').length : 0,
+        done: !!root?.querySelector('.bar button[data-action="export"]'),
+        error: root?.querySelector('.bar.error')?.textContent || '',
+      };
+    });
+    if (state.badges && first === null) first = Date.now() - since;
+    if (state.done) return { first: first ?? Date.now() - since, last: Date.now() - since };
+    if (state.error) throw new Error(`the overlay shows an error: ${state.error}`);
+    if (Date.now() > deadline) throw new Error(`no summary after ${timeout} ms (${state.badges} badges)`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Badges, the bar's text and the sizes of the highlights. */
+export function readOverlay(page) {
+  return page.evaluate(() => {
+    const root = document.querySelector('citelens-overlay').shadowRoot;
+    const highlights = {};
+    if (globalThis.CSS && CSS.highlights) CSS.highlights.forEach((h, name) => (highlights[name] = h.size));
+    return {
+      badges: [...root.querySelectorAll('.badge')].map((b) => ({
+        tag: b.tagName,
+        index: Number(b.dataset.index),
+        kind: b.dataset.kind,
+        judgment: b.dataset.judgment,
+        label: b.getAttribute('aria-label'),
+        icon: b.querySelector('.icon')?.textContent,
+        word: b.querySelector('.icon')?.nextElementSibling?.textContent,
+        hidden: b.hidden,
+      })),
+      // "CiteLens" then the parts, one line each: joined as "CiteLens9 of 14 … · …".
+      bar: root.querySelector('.bar').innerText.replace(/^CiteLens\s*/, 'CiteLens').replace(/\s*\n\s*/g, ' '),
+      highlights,
+    };
+  });
+}
+
+/**
+ * Focuses each badge in turn, as a keyboard user would, and reads the sentence its card shows;
+ * Esc closes each card and must give focus back to the badge.
+ */
+export function verdictsByText(page) {
+  return page.evaluate(async () => {
+    const root = document.querySelector('citelens-overlay').shadowRoot;
+    const out = [];
+    for (const badge of root.querySelectorAll('.badge')) {
+      badge.focus();
+      const card = root.querySelector('.card');
+      if (card.hidden) throw new Error(`focus on badge ${badge.dataset.index} did not open its card`);
+      out.push({ index: Number(badge.dataset.index), kind: badge.dataset.kind, text: card.querySelector('.statement').textContent });
+      document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+      if (!card.hidden) throw new Error('Esc did not close the card');
+      if (root.activeElement !== badge) throw new Error('Esc did not give focus back to the badge');
+    }
+    root.activeElement?.blur();
+    return out;
+  });
+}
+
+/**
+ * Matches each expected sentence (by a fragment of its text) to a verdict. Verdicts that follow
+ * from the pipeline alone (a dead link, no citation) must match; the model's calls are counted.
+ * @param {{kind: string, text: string}[]} verdicts
+ * @param {Record<string, string[]>} expect  fragment → acceptable kinds
+ */
+export function compareVerdicts(verdicts, expect) {
+  const FACTS = ['inaccessible', 'no_citation'];
+  const result = { agreed: 0, judged: 0, disagreements: [] };
+  for (const [fragment, allowed] of Object.entries(expect)) {
+    const found = verdicts.find((v) => v.text.includes(fragment));
+    if (!found) throw new Error(`no badge for the sentence with "${fragment}" (have: ${verdicts.map((v) => v.text).join(' | ')})`);
+    if (allowed.some((k) => FACTS.includes(k))) {
+      if (!allowed.includes(found.kind)) throw new Error(`"${fragment}": ${found.kind}, expected ${allowed.join(' or ')}`);
+      continue;
+    }
+    result.judged++;
+    if (allowed.includes(found.kind)) result.agreed++;
+    else result.disagreements.push({ sentence: found.text, model: found.kind, intended: allowed });
+  }
+  return result;
+}

@@ -1,0 +1,82 @@
+// The overlay's DOM in jsdom (no layout, no Highlight API there: rendering itself is checked in
+// Chromium and Firefox). Here: quotes from hostile pages stay text, and the host is where
+// docs/api.md says.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadPage } from '../helpers/dom.js';
+
+function overlayOn(html = '<!doctype html><body><p id="s">A sentence.</p></body>') {
+  const page = loadPage(html, { url: 'https://example.com/' });
+  // Test-only stand-ins: jsdom has no layout, so nothing to observe and no rectangles.
+  page.window.ResizeObserver = class { observe() {} disconnect() {} };
+  page.window.Range.prototype.getClientRects ??= () => [];
+  const overlay = new page.CiteLens.overlay.Overlay(page.document, { onExport() {}, onClose() {}, onOptions() {} });
+  return { ...page, overlay };
+}
+
+const HOSTILE = '<img src=x onerror="alert(1)"><script>alert(2)</script>';
+
+test('one shadow host, citelens-overlay, last child of documentElement', () => {
+  const { document, overlay } = overlayOn();
+  assert.equal(document.documentElement.lastElementChild, overlay.host);
+  assert.equal(overlay.host.localName, 'citelens-overlay');
+  assert.ok(overlay.host.shadowRoot);
+  assert.equal(document.querySelectorAll('citelens-overlay').length, 1);
+  overlay.destroy();
+  assert.equal(document.querySelectorAll('citelens-overlay').length, 0);
+});
+
+test('quotes, titles and sentences from pages are rendered as text, never as markup', () => {
+  const { document, overlay } = overlayOn();
+  const range = document.createRange();
+  range.selectNodeContents(document.getElementById('s'));
+  overlay.show(0, [range], {
+    index: 0, judgment: 'complete_support', kind: 'complete_support', text: HOSTILE, unsupported: [HOSTILE], supportingSources: [1],
+    sources: [{ n: 1, url: 'https://x.org/a', title: HOSTILE, judgment: 'complete_support', irrelevant: false, reason: '',
+      quotes: [{ text: HOSTILE, href: 'https://x.org/a#:~:text=x' }] }],
+  });
+  overlay.openCard(0, 'click');
+  const root = overlay.host.shadowRoot;
+  assert.equal(root.querySelectorAll('img, script').length, 0);
+  assert.equal(root.querySelector('blockquote').textContent, HOSTILE);
+  assert.equal(root.querySelector('.statement').textContent, HOSTILE);
+  const link = root.querySelector('a.open');
+  assert.equal(link.getAttribute('rel'), 'noopener noreferrer');
+  assert.equal(link.getAttribute('target'), '_blank');
+  overlay.destroy();
+});
+
+test('a badge is a button named for the verdict; the card opens on focus and Esc closes it', () => {
+  const { document, window, overlay } = overlayOn();
+  const range = document.createRange();
+  range.selectNodeContents(document.getElementById('s'));
+  overlay.show(0, [range], {
+    index: 0, judgment: 'no_support', kind: 'contradicted', text: 'A sentence.', unsupported: [], supportingSources: [2],
+    sources: [{ n: 2, url: 'https://x.org/b', title: '', judgment: 'no_support', irrelevant: false, reason: '', quotes: [] }],
+  });
+  const root = overlay.host.shadowRoot;
+  const badge = root.querySelector('button.badge');
+  assert.equal(badge.getAttribute('aria-label'), 'Contradicted by source 2 — show evidence');
+  assert.equal(badge.querySelector('.icon').textContent, '⚠');
+  assert.match(badge.textContent, /Contradicted/);
+  badge.focus();
+  assert.equal(root.querySelector('.card').hidden, false);
+  assert.match(root.querySelector('.card .note').textContent, /says the opposite/);
+  document.dispatchEvent(new window.KeyboardEvent('keydown', { key: 'Escape' }));
+  assert.equal(root.querySelector('.card').hidden, true);
+  assert.equal(root.activeElement, badge);
+  overlay.destroy();
+});
+
+test('the summary bar says what to do, with commands shown as code', () => {
+  const { overlay } = overlayOn();
+  overlay.bar.error('The CiteLens companion is not running at http://127.0.0.1:8765. Start it with `citelens serve`, then click again.');
+  const bar = overlay.host.shadowRoot.querySelector('.bar');
+  assert.equal(bar.getAttribute('role'), 'alert');
+  assert.equal(bar.querySelector('code').textContent, 'citelens serve');
+  overlay.bar.done({ counts: { complete_support: 9, partial_support: 2, no_support: 0, inaccessible: 1, no_citation: 2 }, contradicted: 0, recall: 0.667, precision: 0.8 });
+  assert.equal(bar.querySelector('.counts').textContent, '9 of 14 sentences fully supported · 2 partly · 1 inaccessible · 2 without citation');
+  assert.equal(bar.querySelector('.metrics').textContent, 'Citation recall 67% · precision 80%');
+  assert.equal(bar.querySelector('button[data-action="export"]').textContent, 'Export audit card');
+  overlay.destroy();
+});

@@ -1,0 +1,40 @@
+// What the overlay says: badge names, the summary sentence, and text-fragment links.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadPage } from '../helpers/dom.js';
+
+const { CiteLens } = loadPage('<!doctype html><p>x</p>', { url: 'https://example.com/' });
+const O = CiteLens.overlay;
+
+test('badge names say the verdict, the sources and what pressing does', () => {
+  assert.equal(O.ariaLabel('complete_support', [1]), 'Fully supported by source 1 — show evidence');
+  assert.equal(O.ariaLabel('partial_support', [1, 3]), 'Partly supported by sources 1 and 3 — show evidence');
+  assert.equal(O.ariaLabel('no_support', [2, 4, 5]), 'Not supported by sources 2, 4 and 5 — show details');
+  assert.equal(O.ariaLabel('contradicted', [3]), 'Contradicted by source 3 — show evidence');
+  assert.equal(O.ariaLabel('inaccessible', [4]), 'Could not read source 4 — show details');
+  assert.equal(O.ariaLabel('no_citation', []), 'No citation for this sentence');
+});
+
+test('every kind has an icon and a word, not colour alone', () => {
+  for (const kind of ['complete_support', 'partial_support', 'no_support', 'contradicted', 'inaccessible', 'no_citation']) {
+    assert.ok(O.KINDS[kind].icon && O.KINDS[kind].word, kind);
+  }
+  assert.equal(O.kindOf({ judgment: 'no_support', contradicted: true }), 'contradicted');
+  assert.equal(O.kindOf({ judgment: 'partial_support', contradicted: false }), 'partial_support');
+});
+
+test('the summary sentence names every non-zero count', () => {
+  const counts = { complete_support: 9, partial_support: 2, no_support: 0, inaccessible: 1, no_citation: 2 };
+  assert.equal(O.countsPhrase(counts, 0), '9 of 14 sentences fully supported · 2 partly · 1 inaccessible · 2 without citation');
+  assert.equal(O.countsPhrase({ complete_support: 1 }, 0), '1 of 1 sentence fully supported');
+  assert.equal(O.countsPhrase({ complete_support: 0, no_support: 2 }, 1), '0 of 2 sentences fully supported · 2 not supported · 1 contradicted');
+});
+
+test('text fragments escape -, & and , and use start,end for long quotes', () => {
+  assert.equal(O.fragmentUrl('https://x.org/a', 'Built 1887-1889, for the fair & more.'),
+    'https://x.org/a#:~:text=Built%201887%2D1889%2C%20for%20the%20fair%20%26%20more.');
+  assert.equal(O.fragmentUrl('https://x.org/a#sec', 'Short quote.'), 'https://x.org/a#sec:~:text=Short%20quote.');
+  assert.equal(O.fragmentUrl('https://x.org/a#:~:text=old', 'New.'), 'https://x.org/a#:~:text=New.');
+  const long = 'The tower was designed and built by the engineering company of Gustave Eiffel in Paris.';
+  assert.equal(O.fragmentUrl('https://x.org/a', long), 'https://x.org/a#:~:text=The%20tower%20was%20designed%20and,of%20Gustave%20Eiffel%20in%20Paris.');
+});

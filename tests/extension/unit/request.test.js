@@ -1,0 +1,74 @@
+// The verify request built from a capture, and the views built from the companion's lines.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadPage } from '../helpers/dom.js';
+import { readExpected } from '../helpers/fixtures.js';
+
+const { CiteLens } = loadPage('<!doctype html><p>x</p>', { url: 'https://example.com/' });
+const C = CiteLens.content;
+const plain = (value) => JSON.parse(JSON.stringify(value));
+
+const capture = readExpected('google-ai-mode.expected.json');
+const request = plain(C.buildRequest(capture, {
+  url: 'https://www.google.com/search?q=x&udm=50',
+  title: 'x - Google Search',
+  capturedAt: new Date('2026-01-20T10:11:12Z'),
+}));
+
+test('the request follows docs/api.md', () => {
+  assert.deepEqual(Object.keys(request), ['page', 'answer', 'citations', 'options']);
+  assert.deepEqual(request.page, {
+    url: 'https://www.google.com/search?q=x&udm=50', engine: 'google-ai-mode', title: 'x - Google Search',
+    query: 'how tall is the eiffel tower and how often is it painted', captured_at: '2026-01-20T10:11:12.000Z',
+    adapter: 'google-ai-mode', adapter_version: '2026-01-20',
+  });
+  assert.equal(request.answer.text, capture.text);
+  assert.deepEqual(request.options, { stream: true });
+  assert.deepEqual(request.citations.map((c) => c.id), capture.citations.map((_, i) => `c${i + 1}`));
+  assert.ok(request.citations.every((c) => c.offset >= 0 && c.offset <= capture.text.length));
+});
+
+test("an engine's text-fragment hint travels in the URL, the way the companion reads it", () => {
+  assert.equal(request.citations[0].url, 'https://sources.example/articles/eiffel-history.html#:~:text=the%20tower%20now%20stands%20330%20metres%20high');
+  assert.equal(request.citations[2].url, 'https://sources.example/articles/eiffel-visits.html');
+});
+
+test('sources are numbered in order of first citation, whatever their fragments', () => {
+  assert.deepEqual(plain([...C.sourceNumbers(request)]), [
+    ['https://sources.example/articles/eiffel-history.html', 1],
+    ['https://sources.example/articles/eiffel-visits.html', 2],
+    ['https://sources.example/articles/eiffel-myths.html', 3],
+    ['https://sources.example/articles/paris-climate.html', 4],
+    ['https://sources.example/articles/paint-colour.html', 5],
+  ]);
+});
+
+test('a statement line becomes the view the overlay shows', () => {
+  const sources = new Map([['https://sources.example/articles/paint-colour.html', { status: 'inaccessible', reason: 'http 404' }]]);
+  const line = {
+    type: 'statement', index: 2, text: 'It is repainted every seven years.', span: [210, 286], citations: ['c3'],
+    judgment: 'complete_support', contradicted: false, score: 0.93,
+    per_citation: [{ citation: 'c3', url: 'https://sources.example/articles/eiffel-visits.html', judgment: 'complete_support', score: 0.93, irrelevant: false,
+      evidence: [{ text: 'The tower is repainted every seven years.', start: 10, end: 50, prefix: '', suffix: '', fragment_url: 'https://sources.example/articles/eiffel-visits.html#:~:text=repainted' }] }],
+    evidence_sentences: ['The tower is repainted every seven years.'], unsupported_assertions: [],
+  };
+  const view = plain(C.statementView(line, request, sources));
+  assert.equal(view.kind, 'complete_support');
+  assert.deepEqual(view.supportingSources, [2]);
+  assert.equal(view.sources[0].quotes[0].href, 'https://sources.example/articles/eiffel-visits.html#:~:text=repainted');
+
+  const dead = plain(C.statementView({ ...line, index: 6, citations: ['c7'], judgment: 'inaccessible', per_citation: [] }, request, sources));
+  assert.equal(dead.kind, 'inaccessible');
+  assert.deepEqual(dead.supportingSources, [5]);
+  assert.equal(dead.sources[0].reason, 'http 404');
+
+  const built = plain(C.statementView({ ...line, per_citation: [{ ...line.per_citation[0], evidence: [{ ...line.per_citation[0].evidence[0], fragment_url: '' }] }] }, request, sources));
+  assert.equal(built.sources[0].quotes[0].href, 'https://sources.example/articles/eiffel-visits.html#:~:text=The%20tower%20is%20repainted%20every%20seven%20years.');
+
+  const uncited = plain(C.statementView({ ...line, citations: [], judgment: 'no_citation', per_citation: [] }, request, sources));
+  assert.deepEqual([uncited.kind, uncited.sources, uncited.supportingSources], ['no_citation', [], []]);
+});
+
+test('the audit file is named after the host and the local time', () => {
+  assert.equal(C.auditFileName('https://www.perplexity.ai/search/x', new Date(2026, 0, 5, 9, 7)), 'citelens-audit-www.perplexity.ai-20260105-0907.json');
+});
