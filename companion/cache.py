@@ -45,7 +45,9 @@ class PageCache:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute(_SCHEMA)
-            self._db.execute("PRAGMA quick_check").fetchone()
+            check = self._db.execute("PRAGMA quick_check").fetchone()
+            if check is None or check[0] != "ok":
+                raise sqlite3.DatabaseError(f"quick_check failed: {str(check)[:200]}")
             self._db.commit()
         except (sqlite3.Error, OSError) as exc:
             self._disable(f"cannot open {path}: {exc}")
@@ -82,10 +84,12 @@ class PageCache:
                 with self._db:
                     self._db.execute(
                         "INSERT OR REPLACE INTO pages (url, stored_at, size, document) VALUES (?, ?, ?, ?)",
-                        (document.url, time.time(), len(blob), blob),
+                        (document.url, time.time(), len(blob.encode("utf-8")), blob),
                     )
                     self._evict()
                 return True
+            except UnicodeEncodeError:  # a lone surrogate: this page only, the cache stays on
+                return False
             except sqlite3.Error as exc:
                 self._disable(f"write failed: {exc}")
                 return False

@@ -28,6 +28,14 @@ _TRACKING = re.compile(
 _TRACKING_VALUES = {"chatgpt.com", "copilot.com", "openai", "perplexity", "perplexity.ai"}
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _clean(value: str) -> str:
+    """Lone UTF-16 surrogates (a cut emoji) become U+FFFD: same length, so offsets still hold."""
+    return _SURROGATE.sub("\ufffd", value)
+
+
 def text_fragment_hint(url: str) -> str:
     """The sentence an engine pointed at with `#:~:text=start[,end]`, if any."""
     fragment = urlsplit(url).fragment
@@ -90,6 +98,8 @@ def parse_request(body: Any, limits: Limits) -> VerifyRequest:
         raise RequestInvalid("the request body must be a JSON object", field="$", status=400)
     answer = _object(body, "answer", required=True)
     text = answer.get("text")
+    if isinstance(text, str):
+        text = _clean(text)
     if not isinstance(text, str):
         raise RequestInvalid("answer.text must be a string holding the answer", field="answer.text")
     if not text.strip():
@@ -136,7 +146,7 @@ def _string(body: Mapping[str, Any], key: str, path: str, *, max_len: int, defau
         raise RequestInvalid(
             f"{path} is longer than {max_len} characters", field=path, status=413, code="too_large"
         )
-    return value
+    return _clean(value)
 
 
 def _citations(raw: Any, text: str, limits: Limits) -> tuple[Citation, ...]:
@@ -152,8 +162,13 @@ def _citations(raw: Any, text: str, limits: Limits) -> tuple[Citation, ...]:
         if not isinstance(item, dict):
             raise RequestInvalid(f"{path} must be a JSON object", field=path)
         url = _string(item, "url", f"{path}.url", max_len=limits.max_url_chars)
-        scheme = urlsplit(url).scheme.lower()
-        if scheme not in ("http", "https") or not urlsplit(url).hostname:
+        try:
+            parts = urlsplit(url)
+            scheme, host, _port = parts.scheme.lower(), parts.hostname, parts.port
+            normalized = normalize_url(url)
+        except ValueError as exc:  # malformed IPv6, port out of range or not a number
+            raise RequestInvalid(f"{path}.url is not a valid address ({exc})", field=f"{path}.url") from None
+        if scheme not in ("http", "https") or not host:
             raise RequestInvalid(
                 f"{path}.url must be an http(s) address, got {url[:80]!r}", field=f"{path}.url"
             )
@@ -167,7 +182,7 @@ def _citations(raw: Any, text: str, limits: Limits) -> tuple[Citation, ...]:
             Citation(
                 id=_string(item, "id", f"{path}.id", max_len=64) or f"c{i + 1}",
                 marker=_string(item, "marker", f"{path}.marker", max_len=64),
-                url=normalize_url(url),
+                url=normalized,
                 offset=offset,
                 hint=text_fragment_hint(url),
             )
@@ -197,5 +212,9 @@ def _sources(raw: Any, limits: Limits) -> dict[str, InlineSource]:
         html = _string(item, "html", f"{path}.html", max_len=limits.max_inline_source_bytes)
         text = _string(item, "text", f"{path}.text", max_len=limits.max_inline_source_bytes)
         title = _string(item, "title", f"{path}.title", max_len=4096)
-        sources[normalize_url(url)] = InlineSource(html=html, text=text, title=title)
+        try:
+            key = normalize_url(url)
+        except ValueError as exc:
+            raise RequestInvalid(f"{path} is not a valid address ({exc})", field=path) from None
+        sources[key] = InlineSource(html=html, text=text, title=title)
     return sources

@@ -8,6 +8,7 @@ Pure text processing: the bytes come from fetch.
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections.abc import Sequence
 
@@ -42,16 +43,53 @@ _MIN_SHARE = 0.25
 _MIN_CHARS = 200
 
 
+# Codecs Python has but the web does not (WHATWG Encoding): UTF-7 and the escape codecs turn
+# ASCII into lone surrogates, which the tokenizer and SQLite reject.
+_NOT_WEB = frozenset(
+    {
+        "utf_7",
+        "unicode_escape",
+        "raw_unicode_escape",
+        "punycode",
+        "idna",
+        "utf_16",
+        "utf_16_le",
+        "utf_16_be",
+        "utf_32",
+        "utf_32_le",
+        "utf_32_be",
+    }
+)
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def decode(fetched: Fetched) -> str:
-    """Bytes to text: the declared charset, else the page's meta charset, else UTF-8 with repair."""
-    for charset in (fetched.charset, _meta_charset(fetched.body), "utf-8"):
+    """Bytes to text: the declared charset, else the page's meta charset, else UTF-8 with repair.
+
+    A declared charset is believed only if its text looks like the content type (markup for
+    HTML): a UTF-8 page served as UTF-16 decodes without error into CJK noise. Text that is mostly
+    replacement characters is no text at all (NotReadable).
+    """
+    body = fetched.body
+    if body.startswith((b"\xff\xfe", b"\xfe\xff")):  # a UTF-16 byte order mark is the one sure sign
+        return _SURROGATE.sub("\ufffd", body.decode("utf-16", errors="replace"))
+    for charset in (fetched.charset, _meta_charset(body), "utf-8"):
         if not charset:
             continue
         try:
-            return fetched.body.decode(charset)
+            if codecs.lookup(charset).name.replace("-", "_") in _NOT_WEB:
+                continue
+            text = body.decode(charset)
         except (LookupError, UnicodeDecodeError):
             continue
-    return fetched.body.decode("utf-8", errors="replace")
+        if fetched.content_type != "text/plain" and "<" not in text[:2048]:
+            continue
+        return _SURROGATE.sub("\ufffd", text)
+    text = body.decode("utf-8", errors="replace")
+    bad = text.count("\ufffd")
+    if bad > 64 and bad > 0.05 * len(text):  # a few broken bytes are repaired; a body of them is not text
+        raise NotReadable("not text (the bytes are in no character set we can read)")
+    return text
 
 
 def _meta_charset(body: bytes) -> str | None:

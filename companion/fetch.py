@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import asyncio
+import errno
 import socket
 from types import TracebackType
 from urllib.parse import urljoin
@@ -121,10 +122,15 @@ class PageFetcher:
             raise SourceUnavailable("broken response (the body could not be decoded)") from None
         except aiohttp.ServerDisconnectedError:
             raise SourceUnavailable("connection closed by the site") from None
-        except aiohttp.ClientResponseError as exc:
-            raise SourceUnavailable(f"malformed response ({exc.message})") from None
-        except (aiohttp.ClientError, ConnectionError) as exc:
-            raise SourceUnavailable(f"network error ({type(exc).__name__})") from None
+        except aiohttp.ClientResponseError:
+            # The parser's message quotes the site's bytes over several lines; the reader needs less.
+            raise SourceUnavailable("malformed response (not valid HTTP)") from None
+        except aiohttp.ClientOSError as exc:
+            if isinstance(exc.__cause__ or exc, ConnectionResetError) or exc.errno == errno.ECONNRESET:
+                raise SourceUnavailable("connection reset by the site") from None
+            raise SourceUnavailable(f"network error ({exc.strerror or 'connection failed'})") from None
+        except (aiohttp.ClientError, ConnectionError):
+            raise SourceUnavailable("network error (the connection failed)") from None
 
     async def _follow(self, url: str) -> Fetched:
         assert self._session is not None, "use PageFetcher in `async with`"

@@ -9,6 +9,7 @@ event loop keeps answering (health checks, other requests, the stream itself).
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import time
 from collections.abc import AsyncGenerator
@@ -41,6 +42,7 @@ _PAYWALL = re.compile(
     re.IGNORECASE,
 )
 _PAYWALL_MAX_WORDS = 250
+log = logging.getLogger(__name__)
 
 
 Event = Started | SourceResult | StatementJudgment | Summary
@@ -66,6 +68,9 @@ class SourceLoader:
                 document = await self._fetched(url)
         except SourceUnavailable as exc:
             return SourceResult(url, None, exc.reason)
+        except Exception:  # a bug or a hostile page we did not foresee: this source only
+            log.exception("could not read %s", url)
+            return SourceResult(url, None, "could not read the page (internal error; see the companion log)")
         if _walled(document):
             return SourceResult(url, None, "paywalled or login required")
         return SourceResult(url, document)

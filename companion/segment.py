@@ -46,10 +46,12 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     """
     spans: list[tuple[int, int]] = []
     line_start = 0
-    for line in text.splitlines(keepends=True):
+    for original in text.splitlines(keepends=True):
+        # pysbd reads "1798.[3] Most" as one sentence; markers as spaces keep every offset.
+        line = MARKER_RUN.sub(lambda m: " " * len(m.group()), original)
         if line.strip():
             cursor = 0
-            for piece in _segmenter().segment(line):
+            for piece in _pieces(line):
                 at = line.find(piece, cursor) if piece else -1
                 if at < 0:  # pysbd normalised something; fall back to the rest of the line
                     at, piece = cursor, line[cursor:]
@@ -59,6 +61,31 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
                 _add_trimmed(spans, text, line_start + cursor, line_start + len(line))
         line_start += len(line)
     return _merge_marker_only(spans, text)
+
+
+_CHUNK = 2_000
+_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“‘(])")
+
+
+def _pieces(line: str) -> list[str]:
+    """pysbd's sentences of `line`, splitting long lines first: pysbd is quadratic in line length."""
+    if len(line) <= _CHUNK:
+        return list(_segmenter().segment(line))
+    out: list[str] = []
+    start = 0
+    while start < len(line):
+        end = min(len(line), start + _CHUNK)
+        if end < len(line):
+            cut = None
+            for m in _BREAK.finditer(line, start + _CHUNK // 2, end):
+                cut = m.end()
+            if cut is None:  # no sentence end in the window: break at a space
+                space = line.rfind(" ", start + 1, end)
+                cut = space + 1 if space > start else end
+            end = cut
+        out.extend(_segmenter().segment(line[start:end]))
+        start = end
+    return out
 
 
 def _add_trimmed(spans: list[tuple[int, int]], text: str, start: int, end: int) -> None:

@@ -189,6 +189,16 @@ async def verify(request: web.Request) -> web.StreamResponse:
                 )
         except ConnectionResetError:
             log.info("client went away; stopped checking")
+            return response
+        except Exception:
+            # The 200 and its headers are gone: a JSON error response now would be written into the
+            # chunked body. Say it in the stream, then end it properly.
+            log.exception("verification failed after the stream started")
+            error = {
+                "type": "error",
+                "error": {"code": "internal", "message": "the companion failed on this answer; see its log"},
+            }
+            await response.write((json.dumps(error) + "\n").encode())
         finally:
             await events.aclose()
         await response.write_eof()
@@ -200,7 +210,13 @@ async def audit(request: web.Request) -> web.Response:
     body = await _json_body(request)
     if isinstance(body, dict) and "result" in body:
         result = body["result"]
-        if not isinstance(result, dict) or not isinstance(result.get("statements"), list):
+        statements = result.get("statements") if isinstance(result, dict) else None
+        if not isinstance(statements, list) or not all(
+            isinstance(s, dict)
+            and isinstance(s.get("per_citation", []), list)
+            and all(isinstance(pc, dict) for pc in s.get("per_citation", []))
+            for s in statements
+        ):
             raise RequestInvalid(
                 "result must be a /v1/verify result with a statements list", field="result.statements"
             )
@@ -208,7 +224,12 @@ async def audit(request: web.Request) -> web.Response:
         page = PageInfo(
             **{k: str(page_raw.get(k, "")) for k in ("url", "engine", "title", "query", "captured_at")}
         )
-        return web.json_response(audit_export(page, result, runtime.model))
+        try:
+            return web.json_response(audit_export(page, result, runtime.model))
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise RequestInvalid(
+                f"result is not a /v1/verify result (bad or missing {exc})", field="result.statements"
+            ) from None
     verify_request = parse_request(body, runtime.settings.limits)
     if gate.full():
         return _busy()

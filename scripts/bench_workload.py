@@ -1,0 +1,275 @@
+"""A seeded, generated workload for scripts/bench.py and scripts/loadtest.py: cited pages and answers.
+
+Every word is generated here from small word lists, with `random.Random(seed)`, so the same seed
+gives the same pages and answers on every machine and nothing is copied from anywhere. Pages are
+HTML articles of about `words` words in paragraphs of 3-7 sentences, wrapped in the usual
+navigation, sidebar and footer so that extraction does its real work. Each answer sentence is
+built from a sentence of the page it cites: copied, paraphrased, given a wrong number, or taken
+from another page (a citation that does not support it), in a fixed seeded mix.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+__all__ = ["Workload", "make_workload", "page_html"]
+
+_TOPICS = [
+    (
+        "river",
+        ["delta", "floodplain", "sediment", "channel", "levee"],
+        ["Varnholt", "Lessing Bay", "the Oru valley"],
+    ),
+    (
+        "glacier",
+        ["moraine", "icefield", "crevasse", "meltwater", "cirque"],
+        ["Kestrel Peak", "the Haldor range", "Sorvik"],
+    ),
+    (
+        "forest",
+        ["canopy", "understory", "seedling", "clearing", "peat"],
+        ["Marrow Wood", "the Tennet hills", "Olmstead"],
+    ),
+    (
+        "harbour",
+        ["quay", "breakwater", "dredger", "tide gauge", "pier"],
+        ["Port Callen", "Ashby Sound", "Rennick"],
+    ),
+    (
+        "orchard",
+        ["graft", "rootstock", "blossom", "cider press", "hedgerow"],
+        ["Fenwold", "the Lurr plain", "Dunmere"],
+    ),
+    (
+        "observatory",
+        ["telescope", "dome", "spectrograph", "star chart", "mirror"],
+        ["Mount Ilsa", "Carrow Ridge", "Bexley"],
+    ),
+    (
+        "railway",
+        ["viaduct", "signal box", "cutting", "goods yard", "tunnel"],
+        ["Hartsfield", "the Wend gap", "Molloy Junction"],
+    ),
+    (
+        "marsh",
+        ["reed bed", "sluice", "heron colony", "salt pan", "dyke"],
+        ["Ebbmoor", "the Calder flats", "Strand"],
+    ),
+    (
+        "quarry",
+        ["limestone face", "kiln", "spoil heap", "incline", "crusher"],
+        ["Greyholm", "Otterby", "the Vell scar"],
+    ),
+    (
+        "vineyard",
+        ["terrace", "press house", "cellar", "trellis", "harvest"],
+        ["Castel Brio", "the Aune slopes", "Marlo"],
+    ),
+    (
+        "lighthouse",
+        ["lantern", "fog signal", "keeper's cottage", "reef", "beacon"],
+        ["Skerry Point", "Tollan Head", "Ravensey"],
+    ),
+    (
+        "mill",
+        ["waterwheel", "millrace", "grindstone", "weir", "granary"],
+        ["Abbot's Mill", "the Tane brook", "Corley"],
+    ),
+    (
+        "bridge",
+        ["span", "pier footing", "toll house", "arch", "parapet"],
+        ["Kingsford", "the Aske gorge", "Pellow"],
+    ),
+    (
+        "library",
+        ["reading room", "manuscript", "catalogue", "archive", "map room"],
+        ["St Brannoc", "Weltham", "Old Cross"],
+    ),
+    (
+        "mine",
+        ["shaft", "adit", "winding engine", "ore vein", "pump house"],
+        ["Trevanion", "Black Tor", "Hessle"],
+    ),
+]
+_PEOPLE = [
+    "Ada Brennan",
+    "Tomas Ilves",
+    "Mira Castell",
+    "Jonas Petrak",
+    "Elin Varga",
+    "Oskar Lind",
+    "Nadia Ferro",
+    "Henrik Dale",
+    "Lucia Marsh",
+    "Pavel Orlov",
+    "Ines Quarry",
+    "Samuel Achebe",
+]
+_ADJ = [
+    "northern",
+    "old",
+    "narrow",
+    "eastern",
+    "broad",
+    "lower",
+    "upper",
+    "quiet",
+    "busy",
+    "western",
+    "steep",
+    "ancient",
+]
+_VERB_PAST = ["recorded", "moved", "carried", "lost", "gained", "produced", "stored", "shipped", "measured"]
+_VERB_PRES = ["supports", "shelters", "feeds", "shapes", "drains", "protects", "attracts", "limits"]
+_UNITS = ["tonnes", "hectares", "kilometres", "metres", "litres", "visitors", "workers", "boats"]
+_SEASONS = ["spring", "summer", "autumn", "winter", "dry season", "wet season"]
+_FILLER = ["local records", "the parish survey", "a later study", "the annual report", "older maps"]
+_SYNONYMS = {
+    "recorded": "logged",
+    "moved": "shifted",
+    "carried": "transported",
+    "produced": "yielded",
+    "measured": "gauged",
+    "supports": "sustains",
+    "shelters": "houses",
+    "protects": "guards",
+    "first": "initially",
+    "most": "the majority of",
+    "old": "historic",
+    "narrow": "slim",
+}
+
+
+def _sentence(rng: random.Random, topic: tuple[str, list[str], list[str]]) -> str:
+    name, nouns, places = topic
+    noun, noun2, noun3 = rng.sample(nouns, 3)
+    place, person = rng.choice(places), rng.choice(_PEOPLE)
+    year, num = rng.randint(1780, 2024), rng.choice([rng.randint(2, 99), rng.randint(100, 9999)])
+    past, present, unit = rng.choice(_VERB_PAST), rng.choice(_VERB_PRES), rng.choice(_UNITS)
+    templates = [
+        f"In {year}, the {name} at {place} {past} {num} {unit} through its {noun}.",
+        f"According to {person}, the {rng.choice(_ADJ)} {noun} near {place} {present} the {noun2} "
+        f"every {rng.choice(_SEASONS)}.",
+        f"The {noun} was first described by {person} in {year}, when the {noun2} of {place} was still "
+        f"{rng.choice(_ADJ)}.",
+        f"Most of the {noun} along the {name} {rng.choice(_VERB_PRES)} the {noun2} during the "
+        f"{rng.choice(_SEASONS)}, which also {rng.choice(_VERB_PRES)} the {noun3}.",
+        f"{person} measured {num} {unit} between the {noun} and the {noun2} of {place} in {year}.",
+        f"The {rng.choice(_ADJ)} {noun} of the {name} {rng.choice(_VERB_PRES)} the {noun2}, as "
+        f"{rng.choice(_FILLER)} show.",
+        f"By {year} the {noun2} at {place} had {rng.choice(_VERB_PAST)} about {num} {rng.choice(_UNITS)}.",
+    ]
+    return rng.choice(templates)
+
+
+def _paraphrase(rng: random.Random, sentence: str) -> str:
+    words = sentence.rstrip(".").split(" ")
+    if words[0] == "According" and "," in sentence:  # drop the attribution, keep the claim
+        words = sentence.rstrip(".").split(", ", 1)[1].split(" ")
+        words[0] = words[0].capitalize()
+    words = [_SYNONYMS.get(w, w) if rng.random() < 0.7 else w for w in words]
+    return " ".join(words) + "."
+
+
+def _wrong_number(rng: random.Random, sentence: str) -> str:
+    words = sentence.split(" ")
+    spots = [i for i, w in enumerate(words) if w.rstrip(".,").isdigit()]
+    if not spots:
+        return sentence.replace(" the ", " no ", 1)
+    i = rng.choice(spots)
+    digits = words[i].rstrip(".,")
+    words[i] = words[i].replace(digits, str(int(digits) * 3 + 7))
+    return " ".join(words)
+
+
+@dataclass
+class Workload:
+    """Pages by path, and one answer (text with [n] markers, citations with offsets) citing them."""
+
+    name: str
+    pages: dict[str, tuple[str, list[list[str]]]] = field(default_factory=dict)  # path: (title, paragraphs)
+    question: str = ""
+    text: str = ""
+    citations: list[dict[str, object]] = field(default_factory=list)  # url holds the path until `body`
+    kinds: list[str] = field(default_factory=list)
+
+    def words(self, path: str) -> int:
+        return sum(len(s.split()) for p in self.pages[path][1] for s in p)
+
+    def body(self, base: str, *, stream: bool = True) -> dict[str, object]:
+        citations = [{**c, "url": base + str(c["url"])} for c in self.citations]
+        return {
+            "page": {
+                "url": f"https://engine.example/search/{self.name}",
+                "engine": "bench",
+                "title": self.question,
+                "query": self.question,
+                "captured_at": "2026-11-30T09:00:00Z",
+            },
+            "answer": {"text": self.text},
+            "citations": citations,
+            "options": {"stream": stream},
+        }
+
+
+def make_workload(name: str, seed: int, *, pages: int, sentences: int, words: int = 2_500) -> Workload:
+    rng = random.Random(f"{name}:{seed}")
+    topics = (
+        rng.sample(_TOPICS, pages) if pages <= len(_TOPICS) else [rng.choice(_TOPICS) for _ in range(pages)]
+    )
+    work = Workload(name=name, question=f"what is known about the {topics[0][0]} at {topics[0][2][0]}")
+    page_sentences: list[list[str]] = []
+    for k, topic in enumerate(topics):
+        paragraphs, count = [], 0
+        while count < words:
+            paragraph = [_sentence(rng, topic) for _ in range(rng.randint(3, 7))]
+            count += sum(len(s.split()) for s in paragraph)
+            paragraphs.append(paragraph)
+        work.pages[f"/{name}/page-{k + 1}.html"] = (
+            f"The {topic[0]} at {topic[2][0]}: notes {k + 1}",
+            paragraphs,
+        )
+        page_sentences.append([s for p in paragraphs for s in p])
+    paths = list(work.pages)
+    # Each page is cited about equally often; every fourth sentence cites a second page too.
+    plan = [k % pages for k in range(sentences)]
+    rng.shuffle(plan)
+    kinds = ["copy", "paraphrase", "paraphrase", "wrong-number", "other-page"]
+    text = ""
+    for i, k in enumerate(plan):
+        kind = kinds[i % len(kinds)] if i else "copy"
+        source = rng.choice(page_sentences[k])
+        if kind == "paraphrase":
+            sentence = _paraphrase(rng, source)
+        elif kind == "wrong-number":
+            sentence = _wrong_number(rng, source)
+        elif kind == "other-page":
+            sentence = rng.choice(page_sentences[(k + 1) % pages])
+        else:
+            sentence = source
+        cited = [k] + ([(k + 2) % pages] if i % 4 == 3 and pages > 2 else [])
+        text += sentence
+        for j in cited:
+            marker = str(j + 1)
+            work.citations.append(
+                {"id": f"c{len(work.citations) + 1}", "marker": marker, "url": paths[j], "offset": len(text)}
+            )
+            text += f"[{marker}]"
+        text += " " if (i + 1) % 4 else "\n\n"
+        work.kinds.append(kind)
+    work.text = text.strip()
+    return work
+
+
+def page_html(title: str, paragraphs: list[list[str]]) -> str:
+    """An article page with the boilerplate a real site has around its text."""
+    nav = "".join(f"<li><a href='/section/{i}'>Section {i}</a></li>" for i in range(1, 9))
+    aside = "".join(f"<li><a href='/related/{i}'>Related story number {i}</a></li>" for i in range(1, 6))
+    body = "".join("<p>" + " ".join(p) + "</p>\n" for p in paragraphs)
+    return (
+        f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{title}</title></head><body>"
+        f"<header><nav><ul>{nav}</ul></nav></header><main><article><h1>{title}</h1>\n{body}</article>"
+        f"<aside><h2>Related</h2><ul>{aside}</ul></aside></main>"
+        f"<footer><p>Copyright 2026 Example Field Notes. All rights reserved.</p></footer></body></html>"
+    )
