@@ -30,6 +30,11 @@ _CLAUSE_BREAK = re.compile(
     r"\s*;\s*|,\s+(?:but|while|whereas|although|though|so|yet)\s+|\s+(?:but|whereas)\s+"
 )
 _LIST_VERBS = frozenset("""include includes included including contain contains containing as like""".split())
+_FUNCTION_WORDS = frozenset(
+    """of in on at to for from by with about as into over under than and or but the a an its their
+    his her this that these those such also very more most less many much some all any no not only
+    who which whose whom where when while""".split()
+)
 _DETERMINERS = frozenset("""the a an many some most all these those several few both each every""".split())
 _LIST = re.compile(
     r"(?P<items>(?:[^,;:]{1,60},\s+){1,8}[^,;:]{1,60}?,?\s+(?:and|or)\s+[^,;:.]{1,60}?)"
@@ -66,7 +71,8 @@ def _resolve(text: str, subject: str, *, possessive: bool = True) -> str:
 
 def _subject(sentence: str) -> str:
     """Words before the first verb-like word: a crude but useful coreference, no parser needed."""
-    words = _PAREN.sub("", sentence).split()
+    # The subject ends before the first comma: "X, and they…" must not make "X, and they" a subject.
+    words = _PAREN.sub("", sentence).split(",")[0].split()
     for i, word in enumerate(words[:12]):
         if i > 0 and _verb_like(word, words[i - 1]):
             subject = " ".join(words[:i]).strip(",;: ")
@@ -78,14 +84,19 @@ def _verb_like(word: str, before: str) -> bool:
     bare = word.lower().strip(",.;:")
     if bare in _AUX or (bare.endswith("ed") and len(bare) > 3):
         return True
-    # "exercise improves", not "many doctors" or "United States".
+    prior = before.lower().strip(",.;:")
+    if not word[0].islower() or bare in _FUNCTION_WORDS:
+        return False
+    # "exercise improves", not "many doctors"; and a plural subject's verb: "honeybees make".
+    singular_verb = bare.endswith("s") and not bare.endswith("ss") and len(bare) > 3
+    if singular_verb and not prior.endswith("s") and prior not in _DETERMINERS:
+        return True
     return (
-        bare.endswith("s")
-        and not bare.endswith("ss")
-        and len(bare) > 3
-        and word[0].islower()
-        and not before.lower().endswith("s")
-        and before.lower() not in _DETERMINERS
+        prior.endswith("s")
+        and not prior.endswith("ss")
+        and len(prior) > 3
+        and prior not in _FUNCTION_WORDS
+        and not bare.endswith(("ing", "ly"))  # "doctors recommend walking and swimming"
     )
 
 
@@ -139,7 +150,7 @@ def _split_predicates(clause: str, subject: str) -> list[str]:
         return [clause]
     if _PRONOUN_START.match(tail) or any(_verb_like(w, b) for b, w in zip(words, words[1:4])):
         return [head, tail]  # a clause of its own, with its own subject
-    if subject and _verb_like(words[0], "x"):
+    if subject and _verb_like(words[0], subject.split()[-1]):
         return [head, f"{subject} {tail}"]
     return [clause]
 

@@ -34,7 +34,7 @@ _SKIP = frozenset(
 _BOILERPLATE = frozenset("""nav footer aside form menu dialog""".split())
 _BOILERPLATE_CLASS = re.compile(
     r"cookie|consent|banner|newsletter|subscribe|advert|\bads?\b|promo|related|share|social|breadcrumb|"
-    r"sidebar|popup|modal|skip-link|site-header|masthead",
+    r"sidebar|popup|modal|skip-link|site-header|masthead|byline|author|dateline|timestamp",
     re.IGNORECASE,
 )
 _SPACE = re.compile(r"[ \t\r\f\v\u00a0\u200b]+")

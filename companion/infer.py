@@ -31,7 +31,14 @@ _CACHE_PAIRS = 50_000
 class OnnxNLI:
     """NLIBackend over onnxruntime. Thread-safe; loaded once per process and shared."""
 
-    def __init__(self, model_dir: Path | None = None, *, threads: int = 0, cache_pairs: int = _CACHE_PAIRS):
+    def __init__(
+        self,
+        model_dir: Path | None = None,
+        *,
+        threads: int = 0,
+        cache_pairs: int = _CACHE_PAIRS,
+        max_batch: int | None = None,
+    ):
         model_dir = model_dir or default_model_dir()
         self.config = load_config(model_dir)
         onnx_file = model_dir / "model.onnx"
@@ -54,6 +61,11 @@ class OnnxNLI:
         self._contra = labels.index("contradiction") if "contradiction" in labels else None
         self._cache: OrderedDict[tuple[str, str], Entailment] = OrderedDict()
         self._cache_size = cache_pairs
+        # Dynamic int8 quantizes activations with one scale per call, taken over the whole batch:
+        # a pair's score then depends on its batch mates (measured: 0.68 alone, 0.15 in a batch).
+        # One pair per call makes every score a property of the pair alone; at window lengths it
+        # costs ~5% throughput (docs/benchmarks.md). fp32 models batch safely.
+        self.max_batch = max_batch or (1 if self.config.quantization == "int8" else _MAX_BATCH)
         self._lock = threading.Lock()
         self.pairs_scored = 0  # model calls actually made, for the benchmark
 
@@ -94,7 +106,7 @@ class OnnxNLI:
         while start < len(order):
             end = start + 1
             longest = len(encodings[order[start]].ids)
-            while end < len(order) and end - start < _MAX_BATCH:
+            while end < len(order) and end - start < self.max_batch:
                 longest = max(longest, len(encodings[order[end]].ids))
                 if longest * (end - start + 1) > _BATCH_TOKENS:
                     break

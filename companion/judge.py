@@ -27,7 +27,7 @@ from urllib.parse import quote
 
 from .claims import atomic_claims, hypothesis
 from .config import Retrieval
-from .model import ModelConfig
+from .model import ModelConfig, Thresholds
 from .records import (
     AtomicClaim,
     Citation,
@@ -41,10 +41,10 @@ from .records import (
     StatementJudgment,
     Window,
 )
-from .retrieve import overlap, rank_windows, top_sentences
+from .retrieve import content_terms, overlap, rank_windows, top_sentences
 from .typedefs import NLIBackend
 
-__all__ = ["FEATURES", "Judge", "text_fragment"]
+__all__ = ["FEATURES", "Judge", "decide", "text_fragment"]
 
 # The combiner's inputs, in order (scripts/calibrate.py fits one weight per name).
 FEATURES = (
@@ -57,7 +57,16 @@ FEATURES = (
 )
 _QUOTE_CONTEXT = 32  # characters of prefix / suffix, as W3C TextQuoteSelectors usually keep
 _ATOM_WINDOWS = 3
+# A sentence that carries more than this share of the claim's words found in the evidence is needed,
+# whatever the model says (it accepts "The queen lays eggs" as evidence for "workers live six weeks").
+_PRUNE_WORD_LOSS = 0.3
+# The model's own entailment probability at which a set of sentences counts as entailing the claim
+# when the minimal evidence is chosen (a raw probability, unlike the calibrated thresholds).
+_EVIDENCE_ENTAILMENT = 0.5
 _NO_SCORE = Entailment(0.0, 1.0, 0.0)
+# Share of the claim's content words a window must hold to be on topic, so that the model's
+# "contradiction" can count (an unrelated page reads as contradiction to an SNLI-trained model).
+_ON_TOPIC = 0.3
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +80,7 @@ class _Scored:
     joined_ids: tuple[int, ...]
     joined_text: str
     joined_score: Entailment
+    on_topic: tuple[bool, ...]  # per window: does it hold enough of the claim's words to contradict it?
 
     @property
     def best_entailment(self) -> float:
@@ -78,15 +88,41 @@ class _Scored:
 
     @property
     def contradiction(self) -> float:
-        return max([s.contradiction for s in self.window_scores] + [self.joined_score.contradiction])
+        """Contradiction by a window that is about the statement: an unrelated page reads as
+        "contradiction" to an SNLI-trained model, but it only fails to support."""
+        return max([s.contradiction for s, t in zip(self.window_scores, self.on_topic) if t], default=0.0)
+
+    def contradicting_window(self) -> Window | None:
+        relevant = [(w, s) for w, s, t in zip(self.windows, self.window_scores, self.on_topic) if t]
+        if not relevant:
+            return None
+        top = max(s.contradiction for _, s in relevant)
+        return min((w for w, s in relevant if s.contradiction >= top - 0.05), key=lambda w: w.last - w.first)
 
     def ranked_windows(self) -> list[tuple[Window, Entailment]]:
         pairs = list(zip(self.windows, self.window_scores, strict=True))
         return sorted(pairs, key=lambda p: -p[1].entailment)
 
 
+def decide(score: float, atoms: Sequence[float], contradicted: bool, thresholds: Thresholds) -> Judgment:
+    """The support label from the combined score and the atomic claims' entailments.
+
+    Complete support needs the combined score and, for a statement of several facts, every atomic
+    claim (FActScore: a sentence is only as supported as its least supported fact). Partial
+    support needs some supported atomic claim, or, for one fact, a middling score that no source
+    contradicts. scripts/calibrate.py searches thresholds with this same function.
+    """
+    several = len(atoms) > 1
+    supported = [a >= thresholds.claim for a in atoms]
+    if score >= thresholds.complete and (not several or all(supported)):
+        return "complete_support"
+    if (several and any(supported)) or (score >= thresholds.partial and not contradicted):
+        return "partial_support"
+    return "no_support"
+
+
 class _AtomSupport(NamedTuple):
-    score: float  # best entailment of the atomic claim by this source
+    score: float  # the combined score of the atomic claim against this source
     sentences: tuple[int, ...]  # the premise that gave it
 
 
@@ -120,21 +156,19 @@ class Judge:
         joint = self._joint_score(claim, list(scored.values()))
         features = self.features(statement.text, list(scored.values()), joint)
         score = self.combine(features)
-        complete = score >= self.thresholds.complete
+        contradicted = any(s.contradiction >= self.thresholds.contradiction for s in scored.values())
 
+        # Early exit: a one-fact statement that the sources fully support needs no atomic check.
         claims: tuple[AtomicClaim, ...] = ()
         atom_support: dict[str, list[_AtomSupport]] = {}
-        if not complete:  # early exit: a fully supported statement needs no atomic check
-            claims, atom_support = self._atoms(statement, list(scored.values()), score)
-            if self.model.atoms_complete and len(claims) > 1 and all(c.supported for c in claims):
-                complete = True
-        if complete:
-            judgment: Judgment = "complete_support"
-            claims = tuple(AtomicClaim(c.text, c.score, True) for c in claims)
-        elif any(c.supported for c in claims) or score >= self.thresholds.partial:
-            judgment = "partial_support"
-        else:
-            judgment = "no_support"
+        if score < self.thresholds.complete or len(atomic_claims(statement.text)) > 1:
+            claims, atom_support = self._atoms(statement, scored, score, features)
+        judgment = decide(score, [c.score for c in claims], contradicted, self.thresholds)
+        if judgment == "complete_support":
+            claims = tuple(dataclasses.replace(c, supported=True) for c in claims)
+        elif judgment == "no_support" and len(claims) == 1:
+            claims = (dataclasses.replace(claims[0], supported=False),)
+        complete = judgment == "complete_support"
 
         per_citation = tuple(
             self._citation_judgment(c, claim, statement.text, scored[c.url], claims, atom_support)
@@ -153,8 +187,7 @@ class Judge:
             statement=statement,
             judgment=judgment,
             score=round(score, 4),
-            contradicted=not complete
-            and any(s.contradiction >= self.thresholds.contradiction for s in scored.values()),
+            contradicted=contradicted and not complete,
             per_citation=per_citation,
             evidence=_unique(evidence),
             claims=claims,
@@ -195,7 +228,12 @@ class Judge:
     # --- the model's reading ------------------------------------------------------------------
 
     def _score_sources(
-        self, claim: str, citations: Sequence[Citation], documents: Mapping[str, Document]
+        self,
+        claim: str,
+        citations: Sequence[Citation],
+        documents: Mapping[str, Document],
+        *,
+        limit: int | None = None,
     ) -> dict[str, _Scored]:
         r = self.retrieval
         plans = []
@@ -204,7 +242,7 @@ class Judge:
             found = rank_windows(
                 document,
                 claim,
-                limit=r.candidates,
+                limit=limit or r.candidates,
                 max_sentences=r.max_window_sentences,
                 min_chars=r.min_sentence_chars,
                 hint=citation.hint,
@@ -221,7 +259,8 @@ class Judge:
             own = tuple(results[at : at + len(windows)])
             at += len(windows)
             joined_score = results[window_count + k] if joined else _NO_SCORE
-            scored[url] = _Scored(url, document, windows, own, ids, joined, joined_score)
+            on_topic = tuple(overlap(claim, w.text).coverage >= _ON_TOPIC for w in windows)
+            scored[url] = _Scored(url, document, windows, own, ids, joined, joined_score, on_topic)
         return scored
 
     def _joint_score(self, claim: str, scored: Sequence[_Scored]) -> Entailment | None:
@@ -239,43 +278,54 @@ class Judge:
     # --- atomic claims ------------------------------------------------------------------------
 
     def _atoms(
-        self, statement: Statement, scored: Sequence[_Scored], statement_score: float
+        self,
+        statement: Statement,
+        scored: Mapping[str, _Scored],
+        statement_score: float,
+        statement_features: Sequence[float],
     ) -> tuple[tuple[AtomicClaim, ...], dict[str, list[_AtomSupport]]]:
-        """Each atomic claim's best entailment over the sources (FActScore), and where, per source."""
+        """Each atomic claim scored like a statement of its own (FActScore), per source and overall.
+
+        An atom gets the same calibrated combination of model and lexical evidence as a whole
+        statement: the model alone is too lenient on short claims whose key words the page lacks.
+        """
         texts = atomic_claims(statement.text)
-        if len(texts) < 2:
-            best = max(s.best_entailment for s in scored)
-            supported = statement_score >= self.thresholds.partial and best >= self.thresholds.claim
-            per = {s.url: [_AtomSupport(s.best_entailment, ())] for s in scored}
-            return (AtomicClaim(statement.text, round(best, 4), supported),), per
-        claims = [hypothesis(t, statement.previous) for t in texts]
-        pairs: list[tuple[str, str]] = []
-        places: list[tuple[str, int, tuple[int, ...]]] = []  # (url, claim index, premise sentences)
-        for source in scored:
-            for k, claim in enumerate(claims):
-                windows = rank_windows(
-                    source.document,
-                    claim,
-                    limit=_ATOM_WINDOWS,
-                    max_sentences=self.retrieval.max_window_sentences,
-                    min_chars=self.retrieval.min_sentence_chars,
-                )
-                for w in windows:
-                    pairs.append((w.text, claim))
-                    places.append((source.url, k, tuple(range(w.first, w.last + 1))))
-                if source.joined_text:
-                    pairs.append((source.joined_text, claim))
-                    places.append((source.url, k, source.joined_ids))
-        results = self.nli.score(pairs)
-        per_source = {s.url: [_AtomSupport(0.0, ())] * len(claims) for s in scored}
-        for (url, k, ids), result in zip(places, results, strict=True):
-            if result.entailment > per_source[url][k].score:
-                per_source[url][k] = _AtomSupport(result.entailment, ids)
+        if len(texts) < 2:  # the statement is its own atom: the statement-level reading stands
+            per = {url: [self._support(statement.text, s)] for url, s in scored.items()}
+            atom = AtomicClaim(
+                statement.text,
+                round(statement_score, 4),
+                statement_score >= self.thresholds.claim,
+                tuple(statement_features),
+            )
+            return (atom,), per
+        citations = [Citation(id="", marker="", url=url, offset=0) for url in scored]
+        documents = {url: s.document for url, s in scored.items()}
+        per_source: dict[str, list[_AtomSupport]] = {url: [] for url in scored}
         atoms = []
-        for k, text in enumerate(texts):
-            best = max(per_source[s.url][k].score for s in scored)
-            atoms.append(AtomicClaim(text, round(best, 4), best >= self.thresholds.claim))
+        for text in texts:
+            found = self._score_sources(
+                hypothesis(text, statement.previous), citations, documents, limit=_ATOM_WINDOWS
+            )
+            for url, source in found.items():
+                per_source[url].append(self._support(text, source))
+            features = self.features(text, list(found.values()), None)
+            score = max(per_source[url][-1].score for url in found)
+            atoms.append(
+                AtomicClaim(
+                    text,
+                    round(score, 4),
+                    score >= self.thresholds.claim,
+                    tuple(round(f, 4) for f in features),
+                )
+            )
         return tuple(atoms), per_source
+
+    def _support(self, text: str, source: _Scored) -> _AtomSupport:
+        """The claim's combined score against this source, and its best window (the quote to show)."""
+        ranked = source.ranked_windows()
+        where = tuple(range(ranked[0][0].first, ranked[0][0].last + 1)) if ranked else ()
+        return _AtomSupport(self.combine(self.features(text, [source], None)), where)
 
     # --- per citation -------------------------------------------------------------------------
 
@@ -291,12 +341,8 @@ class Judge:
         score = self.combine(self.features(statement_text, [source], None))
         places = atom_support.get(source.url, [])
         support = [p.score for p in places]
-        if score >= self.thresholds.complete:
-            judgment: Judgment = "complete_support"
-        elif any(a >= self.thresholds.claim for a in support) or score >= self.thresholds.partial:
-            judgment = "partial_support"
-        else:
-            judgment = "no_support"
+        contradicted = source.contradiction >= self.thresholds.contradiction
+        judgment = decide(score, support, contradicted, self.thresholds)
         if judgment == "complete_support":
             unsupported: tuple[str, ...] = ()
         elif len(atoms) > 1 and len(support) == len(atoms):
@@ -309,8 +355,11 @@ class Judge:
             score=round(score, 4),
             contradiction=round(source.contradiction, 4),
             irrelevant=False,
-            evidence=self._minimal_evidence(claim, source, citation.url, places),
+            evidence=self._contradicting(source, citation.url)
+            if contradicted and judgment == "no_support"
+            else self._minimal_evidence(claim, source, citation.url, places),
             entailment=round(source.best_entailment, 4),
+            reading=source.window_scores[0] if source.window_scores else source.joined_score,
             unsupported=unsupported or (statement_text,) if judgment != "complete_support" else (),
         )
 
@@ -348,7 +397,7 @@ class Judge:
         ranked = source.ranked_windows()
         if not ranked:
             return ()
-        need = self.thresholds.claim
+        need = _EVIDENCE_ENTAILMENT
         singles = [(w, s) for w, s in ranked if w.first == w.last and s.entailment >= need]
         if singles:
             chosen = [singles[0][0].first]
@@ -358,23 +407,43 @@ class Judge:
             )
         elif source.joined_score.entailment >= need:
             chosen = self._prune(claim, source.document, list(source.joined_ids))
-        else:
+        else:  # the best partial evidence: where the supported atomic claims were found
+            found = {i for a in atoms if a.score >= self.thresholds.claim for i in a.sentences}
             best = ranked[0][0]
-            found = {i for a in atoms if a.score >= need and len(a.sentences) <= 3 for i in a.sentences}
-            chosen = sorted(found | set(range(best.first, best.last + 1)))
+            chosen = sorted(found or set(range(best.first, best.last + 1)))
         return tuple(_evidence(source.document, i, url) for i in chosen)
 
+    def _contradicting(self, source: _Scored, url: str) -> tuple[Evidence, ...]:
+        """For a contradicted statement the quote to show is the sentence that says otherwise."""
+        window = source.contradicting_window()
+        if window is None:
+            return ()
+        return tuple(_evidence(source.document, i, url) for i in range(window.first, window.last + 1))
+
     def _prune(self, claim: str, document: Document, ids: list[int]) -> list[int]:
-        """Drops sentences whose removal keeps the entailment (one pass, one model call)."""
+        """Drops a sentence when the rest still entails the claim and keeps most of the claim's words
+        the set held: the model alone is too lenient to decide what is needed (one call a round)."""
         if len(ids) < 2:
             return ids
-        subsets = [[j for j in ids if j != i] for i in ids]
+        claim_terms = set(content_terms(claim))
+
+        def held(sub: list[int]) -> set[str]:
+            return claim_terms & {t for j in sub for t in content_terms(document.sentences[j].text)}
+
+        needed = held(ids)
+        subsets = [
+            sub
+            for sub in ([j for j in ids if j != i] for i in ids)
+            if len(needed - held(sub)) <= _PRUNE_WORD_LOSS * len(needed)
+        ]
+        if not subsets:
+            return ids
         results = self.nli.score(
             [(" ".join(document.sentences[j].text for j in sub), claim) for sub in subsets]
         )
         best = max(range(len(subsets)), key=lambda k: results[k].entailment)
-        if results[best].entailment >= self.thresholds.claim:
-            return self._prune(claim, document, subsets[best]) if len(subsets[best]) > 1 else subsets[best]
+        if results[best].entailment >= _EVIDENCE_ENTAILMENT:
+            return self._prune(claim, document, subsets[best])
         return ids
 
 

@@ -42,7 +42,6 @@ class ModelConfig:
     # Logistic combiner of NLI and lexical features: score = sigmoid(bias + weights · features).
     combiner_weights: tuple[float, ...] = ()
     combiner_bias: float = 0.0
-    atoms_complete: bool = False
 
     def describe(self) -> dict[str, object]:
         return {
@@ -82,5 +81,4 @@ def load_config(model_dir: Path) -> ModelConfig:
         thresholds=Thresholds(**(raw.get("thresholds") or {})),
         combiner_weights=tuple(float(w) for w in combiner.get("weights", ())),
         combiner_bias=float(combiner.get("bias", 0.0)),
-        atoms_complete=bool(raw.get("atoms_complete", False)),
     )

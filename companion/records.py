@@ -192,6 +192,7 @@ class AtomicClaim:
     text: str
     score: float
     supported: bool
+    features: tuple[float, ...] = ()  # the combiner's inputs for this claim (calibration reads them)
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +206,8 @@ class CitationJudgment:
     reason: str = ""
     entailment: float = 0.0  # the model's best entailment probability, before the combiner
     unsupported: tuple[str, ...] = ()  # atomic claims this source does not support
+    # The model's 3-way reading of the most relevant window, before any gating or combining.
+    reading: Entailment | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -124,12 +124,13 @@ def _hinted(sentences: Sequence[Sentence], hint: str) -> set[int]:
 
 
 def _distinct(ranked: Iterable[Window], limit: int) -> list[Window]:
-    """Drops windows that only add unscored sentences to a better window already chosen."""
+    """Drops windows that only pad a better window with sentences that added nothing; its parts
+    stay, since a single sentence of a good window may be the minimal evidence on its own."""
     chosen: list[Window] = []
     for window in ranked:
         if len(chosen) >= limit:
             break
-        if any(c.first <= window.first and window.last <= c.last for c in chosen):
+        if any(window.first <= c.first and c.last <= window.last for c in chosen):
             continue
         chosen.append(window)
     return chosen

@@ -23,7 +23,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from companion.infer import OnnxNLI
-from companion.judge import FEATURES, Judge
+from companion.judge import FEATURES, Judge, decide
 from companion.model import Thresholds
 from scripts.datasets import examples, read_rows
 from scripts.evaluate import balanced_accuracy, macro_f1
@@ -56,25 +56,15 @@ def collect(judge: Judge, fmt: str, rows: list[dict]) -> list[dict]:
     out = []
     for ex in examples(fmt, rows):
         result = judge.judge(ex.statement, ex.sources)
-        atoms = [c.score for c in result.claims] if len(result.claims) > 1 else []
         out.append(
             {
                 "features": list(result.features),
                 "gold": ex.gold,
-                "atoms": atoms,
-                "best": max((cj.entailment for cj in result.per_citation), default=0.0),
+                "atom_features": [list(c.features) for c in result.claims],
+                "contradicted": result.contradicted,
             }
         )
     return out
-
-
-def decide(p: float, atoms: list[float], t: Thresholds) -> str:
-    """Mirrors Judge.judge's decision, so thresholds can be searched without re-running the model."""
-    if p >= t.complete:
-        return "complete_support"
-    if (atoms and any(a >= t.claim for a in atoms)) or p >= t.partial:
-        return "partial_support"
-    return "no_support"
 
 
 def main() -> None:
@@ -103,13 +93,19 @@ def main() -> None:
     for rows in sets.values():
         for r in rows:
             r["p"] = float(1 / (1 + np.exp(-(bias + np.dot(weights, r["features"])))))
+            # Atoms get the same combiner (Judge._atoms); a one-fact statement is its own atom.
+            r["atoms"] = [float(1 / (1 + np.exp(-(bias + np.dot(weights, f))))) for f in r["atom_features"]]
 
-    def mean_ba(t: float) -> float:
+    def labels(rows: list[dict], t: Thresholds) -> list[str]:
+        return [decide(r["p"], r["atoms"], r["contradicted"], t) for r in rows]
+
+    def mean_ba(t: Thresholds) -> float:
         return float(
             np.mean(
                 [
                     balanced_accuracy(
-                        [r["gold"] == "complete_support" for r in rows], [r["p"] >= t for r in rows]
+                        [r["gold"] == "complete_support" for r in rows],
+                        [label == "complete_support" for label in labels(rows, t)],
                     )
                     for rows in sets.values()
                 ]
@@ -117,21 +113,28 @@ def main() -> None:
         )
 
     grid = np.round(np.arange(0.05, 0.96, 0.01), 2)
-    complete = float(max(grid, key=mean_ba))
+    claims = np.round(np.arange(0.3, 0.96, 0.05), 2)
+    # complete and claim together decide "fully supported" (decide()): search them jointly.
+    complete, claim = max(
+        ((float(c), float(a)) for c in grid for a in claims),
+        key=lambda ca: mean_ba(Thresholds(complete=ca[0], claim=ca[1])),
+    )
     wice = sets["wice"]
-    best = (-1.0, 0.0, 0.0)
-    for partial in grid[grid < complete]:
-        for claim in np.round(np.arange(0.3, 0.96, 0.05), 2):
-            t = Thresholds(complete=complete, partial=float(partial), claim=float(claim))
-            f1 = macro_f1([r["gold"] for r in wice], [decide(r["p"], r["atoms"], t) for r in wice], LABELS3)
-            if f1 > best[0]:
-                best = (f1, float(partial), float(claim))
-    thresholds = {
-        "complete": complete,
-        "partial": best[1],
-        "claim": best[2],
-        "contradiction": nli.config.thresholds.contradiction,
-    }
+    # Below 0.15, "partial" would fire on sources that share almost no words with the statement.
+    partial = max(
+        (float(p) for p in grid if 0.15 <= p < complete),
+        default=complete,
+        key=lambda p: macro_f1(
+            [r["gold"] for r in wice],
+            labels(wice, Thresholds(complete=complete, partial=p, claim=claim)),
+            LABELS3,
+        ),
+    )
+    chosen = Thresholds(
+        complete=complete, partial=partial, claim=claim, contradiction=nli.config.thresholds.contradiction
+    )
+    thresholds = dataclasses.asdict(chosen)
+    f1 = macro_f1([r["gold"] for r in wice], labels(wice, chosen), LABELS3)
 
     config_path = args.model / "config.json"
     config = json.loads(config_path.read_text())
@@ -144,8 +147,8 @@ def main() -> None:
     config["calibration"] = {
         "data": f"{args.part} parts of AttributionBench dev and WiCE dev (scripts/make_splits.py, seed 13)",
         "examples": {fmt: len(rows) for fmt, rows in sets.items()},
-        "mean_balanced_accuracy": round(mean_ba(complete), 4),
-        "wice_macro_f1": round(best[0], 4),
+        "mean_balanced_accuracy": round(mean_ba(chosen), 4),
+        "wice_macro_f1": round(f1, 4),
     }
     config_path.write_text(json.dumps(config, indent=2) + "\n")
     print(json.dumps({"thresholds": thresholds, "combiner": config["combiner"], **config["calibration"]}))

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from companion.config import Retrieval
 from companion.infer import OnnxNLI
 from companion.judge import Judge
 from companion.model import default_model_dir
@@ -37,13 +38,15 @@ def prediction(line: int, fmt: str, ex: Example, result: StatementJudgment) -> d
     judgment = result.judgment if result.judgment in JUDGED else "no_support"
     chosen = sorted({ex.owner[e.sentence_index] for cj in result.per_citation for e in cj.evidence})
     out: dict = {"line": line, "score": result.score, "judgment": judgment, "evidence": chosen}
-    if fmt == "snli":
-        cj = result.per_citation[0]
-        probs = {
-            "entailment": cj.entailment,
-            "contradiction": cj.contradiction,
-            "neutral": max(0.0, 1 - cj.entailment - cj.contradiction),
-        }
+    if fmt == "snli":  # the model's own 3-way reading of the premise
+        reading = result.per_citation[0].reading
+        probs = {"entailment": 0.0, "neutral": 1.0, "contradiction": 0.0}
+        if reading is not None:
+            probs = {
+                "entailment": reading.entailment,
+                "neutral": reading.neutral,
+                "contradiction": reading.contradiction,
+            }
         out["label"] = max(probs, key=lambda k: probs[k])
     return out
 
@@ -127,10 +130,17 @@ def main() -> None:
     parser.add_argument("--model", type=Path, default=None, help="a models/<name>/ folder (default: shipped)")
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--threads", type=int, default=0)
+    parser.add_argument(
+        "--candidates",
+        type=int,
+        default=None,
+        help="windows per statement and source (default: companion.config.Retrieval)",
+    )
     args = parser.parse_args()
     rows = read_rows(args.data)[: args.limit]
     nli = OnnxNLI(args.model or default_model_dir(), threads=args.threads)
-    judge = Judge(nli, nli.config)
+    retrieval = Retrieval() if args.candidates is None else Retrieval(candidates=args.candidates)
+    judge = Judge(nli, nli.config, retrieval)
     started = time.perf_counter()
     preds, _ = run(judge, args.format, rows)
     elapsed = time.perf_counter() - started
@@ -139,7 +149,12 @@ def main() -> None:
         for p in preds:
             f.write(json.dumps(p) + "\n")
     result = metrics(args.format, rows, preds)
-    result.update(model=nli.config.name, seconds=round(elapsed, 1), pairs_scored=nli.pairs_scored)
+    result.update(
+        model=nli.config.name,
+        candidates=retrieval.candidates,
+        seconds=round(elapsed, 1),
+        pairs_scored=nli.pairs_scored,
+    )
     print(json.dumps(result))
 
 

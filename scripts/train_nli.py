@@ -94,7 +94,7 @@ def train_stage(
     optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01)
     warmup = max(1, int(0.06 * len(plan)))
     scheduler = torch.optim.lr_scheduler.LambdaLR(
-        optimizer, lambda s: min((s + 1) / warmup, max(0.0, (len(plan) - s) / (len(plan) - warmup)))
+        optimizer, lambda s: min((s + 1) / warmup, max(0.0, (len(plan) - s) / max(1, len(plan) - warmup)))
     )
     ckpt = args.out / f"{name}.ckpt"
     step = 0

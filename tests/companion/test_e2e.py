@@ -160,7 +160,7 @@ async def test_audit_export_has_five_field_cards(bees):
         "evidence_sentences",
         "unsupported_assertions",
     ]
-    assert len(audit["cards"]) == 11  # one per statement × cited source
+    assert len(audit["cards"]) == 10  # one per statement × cited source (8 cited statements)
     for card in audit["cards"]:
         assert list(card)[:5] == five
         assert card["support_judgment"] in {

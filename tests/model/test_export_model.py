@@ -33,23 +33,50 @@ def tiny_checkpoint(folder: Path, id2label: dict[int, str]) -> Path:
     tok.normalizer = normalizers.BertNormalizer(lowercase=True)
     tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
     tok.post_processor = processors.TemplateProcessing(
-        single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B:1 [SEP]:1",
+        single="[CLS] $A [SEP]",
+        pair="[CLS] $A [SEP] $B:1 [SEP]:1",
         special_tokens=[("[CLS]", vocab["[CLS]"]), ("[SEP]", vocab["[SEP]"])],
     )
-    fast = transformers.PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="[UNK]", pad_token="[PAD]",
-                                                cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]")
-    config = transformers.BertConfig(vocab_size=len(vocab), hidden_size=32, num_hidden_layers=2,
-                                     num_attention_heads=2, intermediate_size=64, max_position_embeddings=128,
-                                     num_labels=len(id2label), id2label=id2label,
-                                     label2id={v: k for k, v in id2label.items()})
+    fast = transformers.PreTrainedTokenizerFast(
+        tokenizer_object=tok,
+        unk_token="[UNK]",
+        pad_token="[PAD]",
+        cls_token="[CLS]",
+        sep_token="[SEP]",
+        mask_token="[MASK]",
+    )
+    config = transformers.BertConfig(
+        vocab_size=len(vocab),
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=128,
+        num_labels=len(id2label),
+        id2label=id2label,
+        label2id={v: k for k, v in id2label.items()},
+    )
     transformers.BertForSequenceClassification(config).save_pretrained(folder)
     fast.save_pretrained(folder)
     return folder
 
 
 def export(checkpoint: Path, models_dir: Path, name: str, *extra: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(ROOT / "scripts" / "export_model.py"), str(checkpoint), "--name", name,
-                           "--models", str(models_dir), *extra], capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "export_model.py"),
+            str(checkpoint),
+            "--name",
+            name,
+            "--models",
+            str(models_dir),
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 def test_three_way_checkpoint_keeps_its_label_order(tmp_path):
