@@ -99,11 +99,17 @@ def rank_windows(
     total = sum(weight.values()) or 1.0
     sentence_terms = [own & claim_terms for own in terms]
     hinted = _hinted(sentences, hint)
+    # The page's own title (and the heading repeating it) restates the topic: it would lend its
+    # words to every claim about the topic without saying anything about it.
+    title = " ".join(document.title.split()).lower()
+    is_title = [bool(title) and " ".join(s.text.split()).lower() == title for s in sentences]
 
     scored: list[Window] = []
     for first in range(len(sentences)):
         covered: set[str] = set()
         for last in range(first, min(first + max_sentences, len(sentences))):
+            if is_title[last]:
+                break
             covered |= sentence_terms[last]
             if len(sentences[first].text) < min_chars and last == first:
                 continue
