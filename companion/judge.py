@@ -107,14 +107,15 @@ class _Scored:
 def decide(score: float, atoms: Sequence[float], contradicted: bool, thresholds: Thresholds) -> Judgment:
     """The support label from the combined score and the atomic claims' entailments.
 
-    Complete support needs the combined score and, for a statement of several facts, every atomic
-    claim (FActScore: a sentence is only as supported as its least supported fact). Partial
+    Complete support needs the combined score, no source that contradicts the statement (the
+    verifiability study flags those) and, for a statement of several facts, every atomic claim
+    (FActScore: a sentence is only as supported as its least supported fact). Partial
     support needs some supported atomic claim, or, for one fact, a middling score that no source
     contradicts. scripts/calibrate.py searches thresholds with this same function.
     """
     several = len(atoms) > 1
     supported = [a >= thresholds.claim for a in atoms]
-    if score >= thresholds.complete and (not several or all(supported)):
+    if score >= thresholds.complete and not contradicted and (not several or all(supported)):
         return "complete_support"
     if (several and any(supported)) or (score >= thresholds.partial and not contradicted):
         return "partial_support"

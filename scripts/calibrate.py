@@ -61,7 +61,9 @@ def collect(judge: Judge, fmt: str, rows: list[dict]) -> list[dict]:
                 "features": list(result.features),
                 "gold": ex.gold,
                 "atom_features": [list(c.features) for c in result.claims],
-                "contradicted": result.contradicted,
+                # Judge.judge flags a statement when an on-topic window's contradiction passes the
+                # threshold; FEATURES[2] is that contradiction, so the flag can be searched here.
+                "contradiction": result.features[2] if result.features else 0.0,
             }
         )
     return out
@@ -97,7 +99,7 @@ def main() -> None:
             r["atoms"] = [float(1 / (1 + np.exp(-(bias + np.dot(weights, f))))) for f in r["atom_features"]]
 
     def labels(rows: list[dict], t: Thresholds) -> list[str]:
-        return [decide(r["p"], r["atoms"], r["contradicted"], t) for r in rows]
+        return [decide(r["p"], r["atoms"], r["contradiction"] >= t.contradiction, t) for r in rows]
 
     def mean_ba(t: Thresholds) -> float:
         return float(
@@ -114,10 +116,11 @@ def main() -> None:
 
     grid = np.round(np.arange(0.05, 0.96, 0.01), 2)
     claims = np.round(np.arange(0.3, 0.96, 0.05), 2)
-    # complete and claim together decide "fully supported" (decide()): search them jointly.
-    complete, claim = max(
-        ((float(c), float(a)) for c in grid for a in claims),
-        key=lambda ca: mean_ba(Thresholds(complete=ca[0], claim=ca[1])),
+    contradictions = (0.7, 0.8, 0.9, 0.95, 0.98)
+    # complete, claim and contradiction together decide "fully supported" (decide()): searched jointly.
+    complete, claim, contradiction = max(
+        ((float(c), float(a), k) for c in grid for a in claims for k in contradictions),
+        key=lambda cak: mean_ba(Thresholds(complete=cak[0], claim=cak[1], contradiction=cak[2])),
     )
     wice = sets["wice"]
     # Below 0.15, "partial" would fire on sources that share almost no words with the statement.
@@ -126,13 +129,11 @@ def main() -> None:
         default=complete,
         key=lambda p: macro_f1(
             [r["gold"] for r in wice],
-            labels(wice, Thresholds(complete=complete, partial=p, claim=claim)),
+            labels(wice, Thresholds(complete=complete, partial=p, claim=claim, contradiction=contradiction)),
             LABELS3,
         ),
     )
-    chosen = Thresholds(
-        complete=complete, partial=partial, claim=claim, contradiction=nli.config.thresholds.contradiction
-    )
+    chosen = Thresholds(complete=complete, partial=partial, claim=claim, contradiction=contradiction)
     thresholds = dataclasses.asdict(chosen)
     f1 = macro_f1([r["gold"] for r in wice], labels(wice, chosen), LABELS3)
 
