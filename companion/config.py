@@ -93,7 +93,7 @@ class Settings:
     cache_ttl_s: float = 24 * 3600.0
     cache_max_bytes: int = 200 * 1024 * 1024
     use_cache: bool = True
-    onnx_threads: int = 0  # 0: one per physical core, which onnxruntime picks itself
+    onnx_threads: int = 0  # model calls side by side, one core each; 0: one per usable core
     limits: Limits = field(default_factory=Limits)
     retrieval: Retrieval = field(default_factory=Retrieval)
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -29,7 +30,13 @@ _CACHE_PAIRS = 50_000
 
 
 class OnnxNLI:
-    """NLIBackend over onnxruntime. Thread-safe; loaded once per process and shared."""
+    """NLIBackend over onnxruntime. Thread-safe; loaded once per process and shared.
+
+    `threads` model calls run side by side, each on one core. The calls are small (one pair each
+    for int8), and small calls scale badly over cores: on 2 cores the benchmark answer took 1.37 s
+    this way against 1.54 s with one call at a time on both cores (docs/benchmarks.md). The pool
+    also caps the model's cores for the whole process, however many verifications run at once.
+    """
 
     def __init__(
         self,
@@ -46,7 +53,7 @@ class OnnxNLI:
             raise ModelUnavailable(f"no model.onnx in {model_dir}")
         options = ort.SessionOptions()
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        options.intra_op_num_threads = threads or _usable_cores()
+        options.intra_op_num_threads = 1
         options.inter_op_num_threads = 1
         try:
             self._session = ort.InferenceSession(str(onnx_file), options, providers=["CPUExecutionProvider"])
@@ -67,6 +74,8 @@ class OnnxNLI:
         # costs ~5% throughput (docs/benchmarks.md). fp32 models batch safely.
         self.max_batch = max_batch or (1 if self.config.quantization == "int8" else _MAX_BATCH)
         self._lock = threading.Lock()
+        self._workers = threads or _usable_cores()
+        self._pool = ThreadPoolExecutor(self._workers, thread_name_prefix="citelens-onnx")
         self.pairs_scored = 0  # model calls actually made, for the benchmark
 
     def score(self, pairs: Sequence[tuple[str, str]]) -> list[Entailment]:
@@ -101,24 +110,30 @@ class OnnxNLI:
             if by_length
             else list(range(len(pairs)))
         )
+        batches = list(self._batches(order, [len(e.ids) for e in encodings]))
+        outputs = self._pool.map(self._run, [[encodings[i] for i in batch] for batch in batches])
         out: list[Entailment | None] = [None] * len(pairs)
-        start = 0
-        while start < len(order):
-            end = start + 1
-            longest = len(encodings[order[start]].ids)
-            while end < len(order) and end - start < self.max_batch:
-                longest = max(longest, len(encodings[order[end]].ids))
-                if longest * (end - start + 1) > _BATCH_TOKENS:
-                    break
-                end += 1
-            batch = order[start:end]
-            for i, probs in zip(batch, self._run([encodings[i] for i in batch]), strict=True):
+        for batch, probabilities in zip(batches, outputs, strict=True):
+            for i, probs in zip(batch, probabilities, strict=True):
                 e = float(probs[self._entail])
                 c = float(probs[self._contra]) if self._contra is not None else 0.0
                 out[i] = Entailment(e, max(0.0, 1.0 - e - c), c)
-            start = end
         self.pairs_scored += len(pairs)
         return [o for o in out if o is not None]
+
+    def _batches(self, order: list[int], lengths: list[int]) -> Iterator[list[int]]:
+        """Consecutive runs of `order` that fit max_batch pairs and _BATCH_TOKENS padded tokens."""
+        start = 0
+        while start < len(order):
+            end = start + 1
+            longest = lengths[order[start]]
+            while end < len(order) and end - start < self.max_batch:
+                longest = max(longest, lengths[order[end]])
+                if longest * (end - start + 1) > _BATCH_TOKENS:
+                    break
+                end += 1
+            yield order[start:end]
+            start = end
 
     def _run(self, encodings: list) -> np.ndarray:  # type: ignore[type-arg]
         width = max(len(e.ids) for e in encodings)

@@ -136,10 +136,20 @@ def main() -> None:
         default=None,
         help="windows per statement and source (default: companion.config.Retrieval)",
     )
+    parser.add_argument(
+        "--window-sentences",
+        type=int,
+        default=None,
+        help="longest window in source sentences (default: companion.config.Retrieval)",
+    )
     args = parser.parse_args()
     rows = read_rows(args.data)[: args.limit]
     nli = OnnxNLI(args.model or default_model_dir(), threads=args.threads)
-    retrieval = Retrieval() if args.candidates is None else Retrieval(candidates=args.candidates)
+    defaults = Retrieval()
+    retrieval = Retrieval(
+        candidates=args.candidates or defaults.candidates,
+        max_window_sentences=args.window_sentences or defaults.max_window_sentences,
+    )
     judge = Judge(nli, nli.config, retrieval)
     started = time.perf_counter()
     preds, _ = run(judge, args.format, rows)
@@ -152,6 +162,7 @@ def main() -> None:
     result.update(
         model=nli.config.name,
         candidates=retrieval.candidates,
+        window_sentences=retrieval.max_window_sentences,
         seconds=round(elapsed, 1),
         pairs_scored=nli.pairs_scored,
     )

@@ -62,6 +62,25 @@ def normalise_labels(id2label: dict[int, str], override: list[str] | None) -> li
     return labels
 
 
+def fuse(optimizer_class, config_class, model, staging: Path) -> Path:  # type: ignore[no-untyped-def]
+    """The transformer graph with attention, GELU and layer norms fused, where optimum knows the
+    architecture; the plain export otherwise.
+
+    Fused int8 MiniLM ran 1.8x faster than unfused int8 on 2 cores with the same held-out
+    accuracy (model card); fp32 scores are unchanged by the fusion.
+    """
+    try:
+        optimizer = optimizer_class.from_pretrained(model)
+        optimizer.optimize(
+            save_dir=staging / "fused",
+            optimization_config=config_class(optimization_level=2, optimize_for_gpu=False),
+        )
+    except (NotImplementedError, KeyError, ValueError) as exc:  # an architecture optimum cannot fuse
+        print(f"graph fusion skipped ({exc}); exporting the unfused graph")
+        return staging / "model.onnx"
+    return staging / "fused" / "model_optimized.onnx"
+
+
 def export(
     checkpoint: str,
     out: Path,
@@ -73,8 +92,10 @@ def export(
     fp32_copy: Path | None,
     per_channel: bool,
 ) -> Path:
-    from optimum.onnxruntime import ORTModelForSequenceClassification, ORTQuantizer
-    from optimum.onnxruntime.configuration import AutoQuantizationConfig
+    import onnx
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+    from optimum.onnxruntime import ORTModelForSequenceClassification, ORTOptimizer
+    from optimum.onnxruntime.configuration import OptimizationConfig
     from transformers import AutoTokenizer
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -86,20 +107,25 @@ def export(
         if not (staging / "tokenizer.json").exists():
             raise SystemExit("the checkpoint has no fast tokenizer (tokenizer.json); CiteLens needs one")
         order = normalise_labels(model.config.id2label, labels)
+        onnx_file = fuse(ORTOptimizer, OptimizationConfig, model, staging)
         if fp32_copy:
             fp32_copy.mkdir(parents=True, exist_ok=True)
-            shutil.copy(staging / "model.onnx", fp32_copy / "model.onnx")
+            shutil.copy(onnx_file, fp32_copy / "model.onnx")
             shutil.copy(staging / "tokenizer.json", fp32_copy / "tokenizer.json")
-        onnx_file = staging / "model.onnx"
         if quantize:
-            # Dynamic int8 for AVX2 (no VNNI needed); weights symmetric. Compare with fp32 before
-            # shipping: scripts/evaluate.py on both folders.
-            config = AutoQuantizationConfig.avx2(is_static=False, per_channel=per_channel)
-            quantizer = ORTQuantizer.from_pretrained(staging, file_name="model.onnx")
-            onnx_file = (
-                Path(quantizer.quantize(quantization_config=config, save_dir=staging / "q"))
-                / "model_quantized.onnx"
+            # Dynamic int8 for AVX2 (no VNNI needed), symmetric weights, uint8 activations. Called
+            # directly because the fused graph's contrib ops defeat shape inference, and only
+            # onnxruntime's own entry point takes the default tensor type that works around it.
+            # Compare with fp32 before shipping: scripts/evaluate.py on both folders.
+            quantized = staging / "model_int8.onnx"
+            quantize_dynamic(
+                onnx_file,
+                quantized,
+                per_channel=per_channel,
+                weight_type=QuantType.QInt8,
+                extra_options={"WeightSymmetric": True, "DefaultTensorType": onnx.TensorProto.FLOAT},
             )
+            onnx_file = quantized
         out.mkdir(parents=True, exist_ok=True)
         shutil.copy(onnx_file, out / "model.onnx")
         shutil.copy(staging / "tokenizer.json", out / "tokenizer.json")

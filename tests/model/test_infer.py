@@ -57,6 +57,17 @@ def test_batching_by_length_and_the_cache_do_not_change_scores(nli):
     assert again[0] == again[-1]
 
 
+def test_a_pairs_score_is_its_own_whatever_runs_beside_it(nli):
+    """int8 scales activations per call: batch mates or parallel calls must not move a score."""
+    alone = [nli.score_uncached([pair])[0].entailment for pair in PAIRS]
+    together = nli.score_uncached(PAIRS * 3)
+    one_worker = OnnxNLI(model_dir(), threads=1).score_uncached(PAIRS)
+    for i, expected in enumerate(alone):
+        assert together[i].entailment == pytest.approx(expected, abs=1e-5)
+        assert together[i + 2 * len(PAIRS)].entailment == pytest.approx(expected, abs=1e-5)
+        assert one_worker[i].entailment == pytest.approx(expected, abs=1e-5)
+
+
 def test_label_order_comes_from_the_config(tmp_path, nli):
     swapped = tmp_path / "swapped"
     shutil.copytree(model_dir(), swapped)
