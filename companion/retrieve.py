@@ -96,7 +96,9 @@ def rank_windows(
     if not claim_terms:
         claim_terms = {t.lower() for t in claim.split()}
     weight = {t: idf.get(t, default_idf) for t in claim_terms}
-    total = sum(weight.values()) or 1.0
+    # fsum: a set's order changes with each process's hash seed, and a plain sum's last bits with
+    # it, which flipped ties between windows from one run to the next.
+    total = math.fsum(weight.values()) or 1.0
     sentence_terms = [own & claim_terms for own in terms]
     hinted = _hinted(sentences, hint)
     # The page's own title (and the heading repeating it) restates the topic: it would lend its
@@ -104,7 +106,7 @@ def rank_windows(
     title = " ".join(document.title.split()).lower()
     is_title = [bool(title) and " ".join(s.text.split()).lower() == title for s in sentences]
 
-    scored: list[Window] = []
+    scored: list[tuple[float, int, int]] = []  # texts are joined for the chosen few only
     for first in range(len(sentences)):
         covered: set[str] = set()
         for last in range(first, min(first + max_sentences, len(sentences))):
@@ -113,13 +115,16 @@ def rank_windows(
             covered |= sentence_terms[last]
             if len(sentences[first].text) < min_chars and last == first:
                 continue
-            score = sum(weight[t] for t in covered) / total
+            score = math.fsum(weight[t] for t in covered) / total
             score -= 0.04 * (last - first)
             if hinted & set(range(first, last + 1)):
                 score += 0.5
-            scored.append(Window(first, last, join_sentences(document, first, last), score))
-    scored.sort(key=lambda w: (-w.relevance, w.first, w.last))
-    return _distinct(scored, limit)
+            scored.append((-score, first, last))
+    scored.sort()
+    return [
+        Window(first, last, join_sentences(document, first, last), -negative)
+        for negative, first, last in _distinct(scored, limit)
+    ]
 
 
 def _hinted(sentences: Sequence[Sentence], hint: str) -> set[int]:
@@ -129,14 +134,15 @@ def _hinted(sentences: Sequence[Sentence], hint: str) -> set[int]:
     return {i for i, s in enumerate(sentences) if needle and needle in " ".join(s.text.split()).lower()}
 
 
-def _distinct(ranked: Iterable[Window], limit: int) -> list[Window]:
+def _distinct(ranked: Iterable[tuple[float, int, int]], limit: int) -> list[tuple[float, int, int]]:
     """Drops windows that only pad a better window with sentences that added nothing; its parts
     stay, since a single sentence of a good window may be the minimal evidence on its own."""
-    chosen: list[Window] = []
+    chosen: list[tuple[float, int, int]] = []
     for window in ranked:
         if len(chosen) >= limit:
             break
-        if any(window.first <= c.first and c.last <= window.last for c in chosen):
+        _, first, last = window
+        if any(first <= f and end <= last for _, f, end in chosen):
             continue
         chosen.append(window)
     return chosen

@@ -76,7 +76,8 @@ def collect(judge: Judge, fmt: str, rows: list[dict]) -> list[dict]:
 
 def contradiction_bar(nli: OnnxNLI, rows: list[dict], precision: float = 0.95) -> float:
     """The lowest bar whose contradiction flags on labelled NLI pairs are right `precision` of the time."""
-    scores = np.array([s.contradiction for s in nli.score_uncached([(r["premise"], r["hypothesis"]) for r in rows])])
+    pairs = [(r["premise"], r["hypothesis"]) for r in rows]
+    scores = np.array([s.contradiction for s in nli.score_uncached(pairs)])
     truth = np.array([r["label"] == "contradiction" for r in rows])
     for bar in np.round(np.arange(0.5, 0.995, 0.01), 2):
         flagged = scores >= bar
@@ -92,7 +93,9 @@ def main() -> None:
     parser.add_argument("--model", type=Path, required=True)
     parser.add_argument("--splits", type=Path, default=HERE / "runs" / "splits")
     parser.add_argument("--part", default="calib")
-    parser.add_argument("--snli", type=Path, default=HERE.parent / "shared" / "data" / "snli" / "test.jsonl.gz")
+    parser.add_argument(
+        "--snli", type=Path, default=HERE.parent / "shared" / "data" / "snli" / "test.jsonl.gz"
+    )
     args = parser.parse_args()
 
     nli = OnnxNLI(args.model)

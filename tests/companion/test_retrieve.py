@@ -1,7 +1,14 @@
 """Retrieval: the cheap scorer must put the evidence first and keep windows minimal."""
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 from companion.extract import document_from_text
 from companion.retrieve import overlap, rank_windows, top_sentences
+
+ROOT = Path(__file__).resolve().parents[2]
 
 PAGE = document_from_text(
     "https://example.org",
@@ -35,3 +42,28 @@ def test_overlap_flags_missing_numbers_and_names():
     o = overlap("Karl von Frisch won the Nobel Prize in 1975 with Konrad Lorenz.", PAGE.text)
     assert o.missing_numbers == 1.0
     assert 0 < o.missing_names < 1  # Karl, Frisch and Nobel found; Konrad and Lorenz not
+
+
+def test_ranking_is_the_same_in_every_process():
+    """Python seeds string hashing per process; set order must not reach the scores (it broke ties)."""
+    script = (
+        "from companion.extract import document_from_text\n"
+        "from companion.retrieve import rank_windows\n"
+        "words = 'amber basalt cobalt dune ember fjord glacier harbor island jungle kelp lagoon'.split()\n"
+        "text = ' '.join(' '.join(words[i:] + words[:i][: i % 5]) + '.' for i in range(12))\n"
+        "doc = document_from_text('https://x.test/', 'T', text)\n"
+        "claim = ' '.join(words) + ' mesa nebula 1889 2,000'\n"
+        "print([(w.first, w.last, w.relevance.hex()) for w in rank_windows(doc, claim, limit=12)])\n"
+    )
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", script],
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=ROOT,
+        ).stdout
+        for seed in range(1, 9)
+    }
+    assert len(outputs) == 1, outputs
