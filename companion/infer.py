@@ -34,8 +34,9 @@ class OnnxNLI:
 
     `threads` model calls run side by side, each on one core. The calls are small (one pair each
     for int8), and small calls scale badly over cores: on 2 cores the benchmark answer took 1.37 s
-    this way against 1.54 s with one call at a time on both cores (docs/benchmarks.md). The pool
-    also caps the model's cores for the whole process, however many verifications run at once.
+    this way against 1.54 s with one call at a time on both cores, and batched fp32 calls ran as
+    fast either way (docs/benchmarks.md). The pool also caps the model's cores for the whole
+    process, however many verifications run at once.
     """
 
     def __init__(
@@ -70,8 +71,7 @@ class OnnxNLI:
         self._cache_size = cache_pairs
         # Dynamic int8 quantizes activations with one scale per call, taken over the whole batch:
         # a pair's score then depends on its batch mates (measured: 0.68 alone, 0.15 in a batch).
-        # One pair per call makes every score a property of the pair alone; at window lengths it
-        # costs ~5% throughput (docs/benchmarks.md). fp32 models batch safely.
+        # One pair per call makes every score a property of the pair alone. fp32 models batch safely.
         self.max_batch = max_batch or (1 if self.config.quantization == "int8" else _MAX_BATCH)
         self._lock = threading.Lock()
         self._workers = threads or _usable_cores()

@@ -1,11 +1,13 @@
 """Turns a sequence-classification checkpoint into a CiteLens model folder (models/<name>/).
 
 Works on any Hugging Face NLI / fact-checking checkpoint, a local folder (such as the output of
-scripts/train_nli.py) or a Hub id (needs internet), through optimum's ONNX exporter:
+scripts/train_nli.py) or a Hub id (needs internet): optimum exports it to ONNX and fuses its
+transformer ops where it knows the architecture, then onnxruntime quantizes it to dynamic int8:
 
     pip install -e ".[export]"
     python scripts/export_model.py MoritzLaurer/DeBERTa-v3-base-mnli-fever-anli --name deberta-nli
-    python scripts/export_model.py runs/nli/final --name citelens-minilm-nli --fp32-copy runs/fp32
+    python scripts/export_model.py runs/nli/final --name citelens-minilm-nli --per-channel \
+        --fp32-copy runs/fp32
 
 The label order is read from the checkpoint's own config (id2label) and written, normalised, into
 config.json; two-label fact-checkers (supported / unsupported) map to entailment / neutral.
@@ -19,6 +21,7 @@ import json
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent.parent
 
@@ -62,18 +65,20 @@ def normalise_labels(id2label: dict[int, str], override: list[str] | None) -> li
     return labels
 
 
-def fuse(optimizer_class, config_class, model, staging: Path) -> Path:  # type: ignore[no-untyped-def]
+def fuse(model: Any, staging: Path) -> Path:
     """The transformer graph with attention, GELU and layer norms fused, where optimum knows the
     architecture; the plain export otherwise.
 
     Fused int8 MiniLM ran 1.8x faster than unfused int8 on 2 cores with the same held-out
     accuracy (model card); fp32 scores are unchanged by the fusion.
     """
+    from optimum.onnxruntime import ORTOptimizer
+    from optimum.onnxruntime.configuration import OptimizationConfig
+
     try:
-        optimizer = optimizer_class.from_pretrained(model)
-        optimizer.optimize(
+        ORTOptimizer.from_pretrained(model).optimize(
             save_dir=staging / "fused",
-            optimization_config=config_class(optimization_level=2, optimize_for_gpu=False),
+            optimization_config=OptimizationConfig(optimization_level=2, optimize_for_gpu=False),
         )
     except (NotImplementedError, KeyError, ValueError) as exc:  # an architecture optimum cannot fuse
         print(f"graph fusion skipped ({exc}); exporting the unfused graph")
@@ -94,8 +99,7 @@ def export(
 ) -> Path:
     import onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic
-    from optimum.onnxruntime import ORTModelForSequenceClassification, ORTOptimizer
-    from optimum.onnxruntime.configuration import OptimizationConfig
+    from optimum.onnxruntime import ORTModelForSequenceClassification
     from transformers import AutoTokenizer
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -107,7 +111,7 @@ def export(
         if not (staging / "tokenizer.json").exists():
             raise SystemExit("the checkpoint has no fast tokenizer (tokenizer.json); CiteLens needs one")
         order = normalise_labels(model.config.id2label, labels)
-        onnx_file = fuse(ORTOptimizer, OptimizationConfig, model, staging)
+        onnx_file = fuse(model, staging)
         if fp32_copy:
             fp32_copy.mkdir(parents=True, exist_ok=True)
             shutil.copy(onnx_file, fp32_copy / "model.onnx")
