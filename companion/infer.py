@@ -74,8 +74,7 @@ class OnnxNLI:
         # One pair per call makes every score a property of the pair alone. fp32 models batch safely.
         self.max_batch = max_batch or (1 if self.config.quantization == "int8" else _MAX_BATCH)
         self._lock = threading.Lock()
-        self._workers = threads or _usable_cores()
-        self._pool = ThreadPoolExecutor(self._workers, thread_name_prefix="citelens-onnx")
+        self._pool = ThreadPoolExecutor(threads or _usable_cores(), thread_name_prefix="citelens-onnx")
         self.pairs_scored = 0  # model calls actually made, for the benchmark
 
     def score(self, pairs: Sequence[tuple[str, str]]) -> list[Entailment]:
