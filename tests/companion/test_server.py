@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
 import io
+import json
 import os
 import stat
 
@@ -124,18 +124,27 @@ async def test_audit_accepts_a_verify_result(companion):
 async def test_excess_work_is_answered_429_not_queued(settings_for, start_companion, pages_server):
     limits = Limits(max_concurrent_verifications=1, max_waiting_verifications=0)
     companion = await start_companion(settings_for(allow=pages_server, limits=limits))
+    sentences = [f"Bees dance {k} times a day." for k in range(30)]  # distinct: no cached pairs
     slow = {
-        "answer": {"text": "Bees dance. " * 30},
+        "answer": {"text": " ".join(sentences)},
         "citations": [
-            {"url": f"http://127.0.0.1:{pages_server.port}/articles/dance", "offset": 12 * k}
-            for k in range(1, 30)
+            {
+                "url": f"http://127.0.0.1:{pages_server.port}/articles/dance",
+                "offset": len(" ".join(sentences[: k + 1])),
+            }
+            for k in range(30)
         ],
+        "options": {"stream": True},
     }
-    first = asyncio.ensure_future(companion.post("/v1/verify", slow))
-    await asyncio.sleep(0.05)
-    second = await companion.post("/v1/verify", SMALL)
-    assert second.status == 429 and second.headers["Retry-After"]
-    assert (await first).status == 200
+    async with companion.session.post(
+        companion.url + "/v1/verify", json=slow, headers=companion.headers()
+    ) as first:
+        assert first.status == 200
+        await first.content.readline()  # the start line: the first request holds the only slot
+        second = await companion.post("/v1/verify", SMALL)
+        assert second.status == 429 and second.headers["Retry-After"]
+        lines = [json.loads(line) async for line in first.content]
+    assert lines[-1]["type"] == "summary"
 
 
 async def test_token_file_is_private(companion):
