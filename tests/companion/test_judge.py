@@ -1,0 +1,49 @@
+"""The judge with the shipped model on hand-made pages: what it quotes as evidence."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.extract import document_from_passages
+from companion.infer import OnnxNLI
+from companion.judge import Judge
+from companion.model import default_model_dir
+from companion.records import Citation, SourceResult, Statement
+
+URL = "https://example.org/bees"
+PAGE = [  # the bundled example's colony page
+    "A healthy colony in summer contains a single queen, a few hundred drones and tens of thousands of "
+    "female workers.",
+    "Workers raised in summer live for about five to six weeks, most of which they spend foraging once "
+    "they are three weeks old.",
+    "The queen is the only fertile female.",
+    "She can lay up to 2,000 eggs a day in spring.",
+    "Drones are male bees whose only task is to mate with a queen from another colony.",
+]
+
+
+@pytest.fixture(scope="module")
+def judge() -> Judge:
+    nli = OnnxNLI(default_model_dir())
+    return Judge(nli, nli.config)
+
+
+def quoted(judge: Judge, text: str) -> list[str]:
+    document, _ = document_from_passages(URL, "Bees", PAGE)
+    citation = Citation(id="c1", marker="1", url=URL, offset=len(text))
+    statement = Statement(0, text, (0, len(text)), (citation,))
+    result = judge.judge(statement, {URL: SourceResult(URL, document, "")})
+    return [e.text for cj in result.per_citation for e in cj.evidence]
+
+
+def test_a_two_fact_statement_quotes_the_sentence_of_each_fact(judge):
+    # The smallest set the model called entailing quoted only the eggs: the model is lenient.
+    evidence = quoted(
+        judge, "Worker bees live about six weeks in summer, and the queen can lay up to 2,000 eggs a day."
+    )
+    assert PAGE[1] in evidence and PAGE[3] in evidence
+    assert PAGE[0] not in evidence and len(evidence) <= 3
+
+
+def test_a_one_fact_statement_quotes_one_sentence(judge):
+    assert quoted(judge, "Summer workers live for five to six weeks.") == [PAGE[1]]
