@@ -42,6 +42,7 @@ class ModelConfig:
     # Logistic combiner of NLI and lexical features: score = sigmoid(bias + weights · features).
     combiner_weights: tuple[float, ...] = ()
     combiner_bias: float = 0.0
+    combiner_features: tuple[str, ...] = ()  # the names the weights were fitted to, in order
 
     def describe(self) -> dict[str, object]:
         return {
@@ -81,4 +82,5 @@ def load_config(model_dir: Path) -> ModelConfig:
         thresholds=Thresholds(**(raw.get("thresholds") or {})),
         combiner_weights=tuple(float(w) for w in combiner.get("weights", ())),
         combiner_bias=float(combiner.get("bias", 0.0)),
+        combiner_features=tuple(str(f) for f in combiner.get("features", ())),
     )

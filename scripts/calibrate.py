@@ -67,8 +67,8 @@ def collect(judge: Judge, fmt: str, rows: list[dict]) -> list[dict]:
                 "gold": ex.gold,
                 "atom_features": [list(c.features) for c in result.claims],
                 # Judge.judge flags a statement when an on-topic window's contradiction passes the
-                # threshold; FEATURES[2] is that contradiction, so the flag can be searched here.
-                "contradiction": result.features[2] if result.features else 0.0,
+                # threshold, so the flag can be searched here.
+                "contradiction": max((cj.contradiction for cj in result.per_citation), default=0.0),
             }
         )
     return out

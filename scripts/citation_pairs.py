@@ -7,8 +7,9 @@ the model learns on exactly the premises and hypotheses it will see at run time:
 - WiCE train part: windows holding every oracle sentence of a supported claim → entailment;
   windows of partially / not supported claims, and windows missing the oracle sentences → neutral.
 - Synthetic hard pairs from those evidence texts (the failure patterns of the pilot model):
-  number/date swaps and negations → contradiction; an extra unsupported conjunct or a swapped
-  name → neutral; clause-dropped copies → entailment; other sentences of the same page → neutral.
+  number/date swaps, negations of the claim and of the page → contradiction; an extra unsupported
+  conjunct or a swapped name → neutral; clause-dropped copies → entailment; other sentences of the
+  same page → neutral.
 """
 
 from __future__ import annotations
@@ -153,7 +154,7 @@ def _extra_conjunct(sentence: str, other: str, rng: random.Random) -> str | None
 def synthetic_pairs(splits: Path, per_kind: int, rng: random.Random) -> list[Pair]:
     pages = _evidence_sentences(splits)
     made: dict[str, list[Pair]] = {
-        k: [] for k in ("number", "negation", "name", "conjunct", "clause", "other")
+        k: [] for k in ("number", "negation", "negated_premise", "name", "conjunct", "clause", "other")
     }
 
     def candidates() -> Iterator[tuple[list[str], int]]:
@@ -172,9 +173,15 @@ def synthetic_pairs(splits: Path, per_kind: int, rng: random.Random) -> list[Pai
         premise = " ".join(page[lo:hi])
         other_page = rng.choice(pages)
         other = rng.choice(other_page)
+        negated = _negate(sentence)
         kind_outputs: dict[str, Pair | None] = {
             "number": _pair(premise, _swap_number(sentence, rng), CONTRA),
-            "negation": _pair(premise, _negate(sentence), CONTRA),
+            "negation": _pair(premise, negated, CONTRA),
+            # The page says "X is not Y" and the answer "X is Y": the overlap is perfect, so a model
+            # that never saw a negated premise read it as support (0.96 on "is not made of steel").
+            "negated_premise": _pair(premise.replace(sentence, negated, 1), sentence, CONTRA)
+            if negated
+            else None,
             "name": _pair(premise, _swap_name(sentence, other), NEUTRAL),
             "conjunct": _pair(sentence, _extra_conjunct(sentence, other, rng), NEUTRAL),
             "clause": _clause_pair(premise, sentence, rng),

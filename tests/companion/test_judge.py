@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
+from companion.errors import ModelUnavailable
 from companion.extract import document_from_passages
 from companion.infer import OnnxNLI
 from companion.judge import Judge
@@ -47,3 +50,21 @@ def test_a_two_fact_statement_quotes_the_sentence_of_each_fact(judge):
 
 def test_a_one_fact_statement_quotes_one_sentence(judge):
     assert quoted(judge, "Summer workers live for five to six weeks.") == [PAGE[1]]
+
+
+def test_a_page_that_says_not_does_not_support_the_plain_claim(judge):
+    # The page negates and the statement does not: every word matches, so only the model can tell.
+    document, _ = document_from_passages(URL, "Bees", ["Honeybees are not native to North America."])
+    text = "Honeybees are native to North America."
+    citation = Citation(id="c1", marker="1", url=URL, offset=len(text))
+    result = judge.judge(
+        Statement(0, text, (0, len(text)), (citation,)), {URL: SourceResult(URL, document, "")}
+    )
+    assert result.judgment == "no_support"
+    assert result.per_citation[0].contradiction >= judge.thresholds.contradiction
+
+
+def test_a_combiner_fitted_to_other_features_is_refused_in_words(judge):
+    stale = dataclasses.replace(judge.model, combiner_features=("max_entailment_logit", "max_contradiction"))
+    with pytest.raises(ModelUnavailable, match=r"rerun scripts/calibrate\.py"):
+        Judge(judge.nli, stale)
