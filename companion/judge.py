@@ -76,7 +76,6 @@ class _Scored:
     document: Document
     windows: tuple[Window, ...]
     window_scores: tuple[Entailment, ...]
-    joined_ids: tuple[int, ...]
     joined_text: str
     joined_score: Entailment
     on_topic: tuple[bool, ...]  # per window: does it hold enough of the claim's words to contradict it?
@@ -242,20 +241,19 @@ class Judge:
                 min_chars=r.min_sentence_chars,
                 hint=citation.hint,
             )
-            ids = tuple(top_sentences(found, r.joined_sentences))
-            joined = " ".join(document.sentences[i].text for i in ids)
-            plans.append((citation.url, document, tuple(found), ids, joined))
-        pairs = [(w.text, claim) for plan in plans for w in plan[2]] + [(plan[4], claim) for plan in plans]
+            joined = " ".join(document.sentences[i].text for i in top_sentences(found, r.joined_sentences))
+            plans.append((citation.url, document, tuple(found), joined))
+        pairs = [(w.text, claim) for plan in plans for w in plan[2]] + [(plan[3], claim) for plan in plans]
         results = self.nli.score(pairs)
         window_count = sum(len(plan[2]) for plan in plans)
         scored: dict[str, _Scored] = {}
         at = 0
-        for k, (url, document, windows, ids, joined) in enumerate(plans):
+        for k, (url, document, windows, joined) in enumerate(plans):
             own = tuple(results[at : at + len(windows)])
             at += len(windows)
             joined_score = results[window_count + k] if joined else _NO_SCORE
             on_topic = tuple(overlap(claim, w.text).coverage >= _ON_TOPIC for w in windows)
-            scored[url] = _Scored(url, document, windows, own, ids, joined, joined_score, on_topic)
+            scored[url] = _Scored(url, document, windows, own, joined, joined_score, on_topic)
         return scored
 
     def _joint_score(self, claim: str, scored: Sequence[_Scored]) -> Entailment | None:
