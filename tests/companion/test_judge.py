@@ -1,4 +1,5 @@
-"""The judge with the shipped model on hand-made pages: what it quotes as evidence."""
+"""The judge with the shipped model on hand-made pages: the quoted evidence, a page that negates,
+and a config whose combiner does not fit this code."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from companion.extract import document_from_passages
 from companion.infer import OnnxNLI
 from companion.judge import Judge
 from companion.model import default_model_dir
-from companion.records import Citation, SourceResult, Statement
+from companion.records import Citation, SourceResult, Statement, StatementJudgment
 
 URL = "https://example.org/bees"
 PAGE = [  # the bundled example's colony page
@@ -31,12 +32,15 @@ def judge() -> Judge:
     return Judge(nli, nli.config)
 
 
-def quoted(judge: Judge, text: str) -> list[str]:
-    document, _ = document_from_passages(URL, "Bees", PAGE)
+def judged(judge: Judge, text: str, page: list[str] = PAGE) -> StatementJudgment:
+    document, _ = document_from_passages(URL, "Bees", page)
     citation = Citation(id="c1", marker="1", url=URL, offset=len(text))
     statement = Statement(0, text, (0, len(text)), (citation,))
-    result = judge.judge(statement, {URL: SourceResult(URL, document, "")})
-    return [e.text for cj in result.per_citation for e in cj.evidence]
+    return judge.judge(statement, {URL: SourceResult(URL, document, "")})
+
+
+def quoted(judge: Judge, text: str) -> list[str]:
+    return [e.text for cj in judged(judge, text).per_citation for e in cj.evidence]
 
 
 def test_a_two_fact_statement_quotes_the_sentence_of_each_fact(judge):
@@ -54,11 +58,8 @@ def test_a_one_fact_statement_quotes_one_sentence(judge):
 
 def test_a_page_that_says_not_does_not_support_the_plain_claim(judge):
     # The page negates and the statement does not: every word matches, so only the model can tell.
-    document, _ = document_from_passages(URL, "Bees", ["Honeybees are not native to North America."])
-    text = "Honeybees are native to North America."
-    citation = Citation(id="c1", marker="1", url=URL, offset=len(text))
-    result = judge.judge(
-        Statement(0, text, (0, len(text)), (citation,)), {URL: SourceResult(URL, document, "")}
+    result = judged(
+        judge, "Honeybees are native to North America.", ["Honeybees are not native to North America."]
     )
     assert result.judgment == "no_support"
     assert result.per_citation[0].contradiction >= judge.thresholds.contradiction
