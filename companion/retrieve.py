@@ -85,7 +85,7 @@ def rank_windows(
     """The `limit` best windows of 1..max_sentences consecutive sentences, best first.
 
     A window scores the idf-weighted share of the claim's terms it covers; longer windows pay a
-    small price so that a single sentence wins when it says it all (minimal evidence).
+    small price so that a single sentence wins when it says it all (the model reads the least text).
     """
     sentences = document.sentences
     if not sentences:
@@ -136,7 +136,7 @@ def _hinted(sentences: Sequence[Sentence], hint: str) -> set[int]:
 
 def _distinct(ranked: Iterable[tuple[float, int, int]], limit: int) -> list[tuple[float, int, int]]:
     """Drops windows that only pad a better window with sentences that added nothing; its parts
-    stay, since a single sentence of a good window may be the minimal evidence on its own."""
+    stay, since a single sentence of a good window may be the whole evidence on its own."""
     chosen: list[tuple[float, int, int]] = []
     for window in ranked:
         if len(chosen) >= limit:
