@@ -16,9 +16,10 @@ from companion.extract import document_from_passages
 from companion.records import Citation, SourceResult, Statement
 from companion.segment import split_sentences
 
-__all__ = ["FORMATS", "Example", "ab_context", "examples", "read_rows", "references"]
+__all__ = ["FORMATS", "MEANING", "Example", "ab_context", "examples", "read_rows", "references"]
 
-FORMATS = ("attributionbench", "wice", "snli")
+FORMATS = ("attributionbench", "wice", "snli", "meaning")
+MEANING = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "meaning" / "pairs.jsonl"
 _URL = "https://evidence.invalid/"
 
 
@@ -67,6 +68,9 @@ def example(fmt: str, row: dict) -> Example:
         gold = {"supported": "complete_support", "partially_supported": "partial_support"}.get(
             row["label"], "no_support"
         )
+    elif fmt == "meaning":  # tests/fixtures/meaning: one hand-written page per row
+        passages, previous, question, claim = [row["page"]], "", "", row["claim"].strip()
+        gold = "complete_support" if row["label"] == "supported" else "no_support"
     elif fmt == "snli":
         passages, previous, question, claim = [row["premise"]], "", "", row["hypothesis"].strip()
         gold = row["label"]

@@ -1,6 +1,6 @@
 """Runs the companion's own judging code on a labelled set and prints its metrics.
 
-    python scripts/evaluate.py --format attributionbench|wice|snli --data FILE --out PRED.jsonl \\
+    python scripts/evaluate.py --format attributionbench|wice|snli|meaning --data FILE --out PRED.jsonl \\
         [--model DIR] [--limit N]
 
 Each example goes through companion.judge.Judge with its evidence given inline (the companion's
@@ -9,8 +9,16 @@ Writes one JSON line per input line, in order:
     {"line": i, "score": p, "judgment": "complete_support|partial_support|no_support", "evidence": [k, …]}
 where p is the probability that the cited text fully supports the claim and `evidence` holds the
 indices of the chosen evidence sentences in the example's own evidence list. SNLI lines also carry
-"label". Metrics: accuracy (SNLI); balanced accuracy and ROC AUC of complete vs the rest; WiCE
-3-way macro-F1 and evidence-sentence recall / precision against meta.oracle_idx.
+"label"; meaning lines carry "id", "family" and "contradicted". Metrics: accuracy (SNLI); balanced
+accuracy and ROC AUC of complete vs the rest; WiCE 3-way macro-F1 and evidence-sentence recall /
+precision against meta.oracle_idx.
+
+The meaning format (--data defaults to tests/fixtures/meaning/pairs.jsonl) is the hand-written
+yardstick of issue 10: pages that mention a claim's words while denying, narrowing, reversing or
+merely reporting it, beside claims the same pages do support, often in other words. It reports
+how many refuted / unsupported claims were judged complete support (should be none), how many
+supported ones were (should be all), and both counts per family. It is a test set: nothing may be
+tuned on it.
 """
 
 from __future__ import annotations
@@ -29,12 +37,12 @@ from companion.infer import OnnxNLI
 from companion.judge import Judge
 from companion.model import default_model_dir
 from companion.records import StatementJudgment
-from scripts.datasets import FORMATS, Example, examples, read_rows
+from scripts.datasets import FORMATS, MEANING, Example, examples, read_rows
 
 JUDGED = ("complete_support", "partial_support", "no_support")
 
 
-def prediction(line: int, fmt: str, ex: Example, result: StatementJudgment) -> dict:
+def prediction(line: int, fmt: str, row: dict, ex: Example, result: StatementJudgment) -> dict:
     judgment = result.judgment if result.judgment in JUDGED else "no_support"
     chosen = sorted({ex.owner[e.sentence_index] for cj in result.per_citation for e in cj.evidence})
     out: dict = {"line": line, "score": result.score, "judgment": judgment, "evidence": chosen}
@@ -48,14 +56,16 @@ def prediction(line: int, fmt: str, ex: Example, result: StatementJudgment) -> d
                 "contradiction": reading.contradiction,
             }
         out["label"] = max(probs, key=lambda k: probs[k])
+    if fmt == "meaning":
+        out.update(id=row["id"], family=row["family"], contradicted=result.contradicted)
     return out
 
 
 def run(judge: Judge, fmt: str, rows: list[dict]) -> tuple[list[dict], list[StatementJudgment]]:
     preds, results = [], []
-    for i, ex in enumerate(examples(fmt, rows)):
+    for i, (row, ex) in enumerate(zip(rows, examples(fmt, rows))):
         result = judge.judge(ex.statement, ex.sources)
-        preds.append(prediction(i, fmt, ex, result))
+        preds.append(prediction(i, fmt, row, ex, result))
         results.append(result)
     return preds, results
 
@@ -83,6 +93,32 @@ def macro_f1(gold: Sequence[str], pred: Sequence[str], labels: Sequence[str]) ->
     return sum(scores) / len(scores)
 
 
+def meaning_counts(rows: list[dict], preds: list[dict]) -> dict:
+    """Complete-support verdicts as "k/n" on each side, overall and per family."""
+
+    def count(pairs: list[tuple[dict, dict]]) -> str:
+        return f"{sum(p['judgment'] == 'complete_support' for _, p in pairs)}/{len(pairs)}"
+
+    both = list(zip(rows, preds))
+    bad = [(r, p) for r, p in both if r["label"] != "supported"]
+    good = [(r, p) for r, p in both if r["label"] == "supported"]
+    families = sorted({r["family"] for r in rows})
+    return {
+        "false_complete_on_unsupported": count(bad),
+        "supported_judged_complete": count(good),
+        "contradicted_on_refuted": f"{sum(p['contradicted'] for r, p in bad if r['label'] == 'refuted')}/"
+        f"{sum(r['label'] == 'refuted' for r, _ in bad)}",
+        "per_family": {
+            f: {
+                side: count([(r, p) for r, p in pairs if r["family"] == f])
+                for side, pairs in (("unsupported_complete", bad), ("supported_complete", good))
+                if any(r["family"] == f for r, _ in pairs)
+            }
+            for f in families
+        },
+    }
+
+
 def metrics(fmt: str, rows: list[dict], preds: list[dict]) -> dict:
     out: dict = {"n": len(rows)}
     if fmt == "snli":
@@ -97,6 +133,8 @@ def metrics(fmt: str, rows: list[dict], preds: list[dict]) -> dict:
     out["auc"] = round(
         auc([s for s, g in zip(scores, gold) if g], [s for s, g in zip(scores, gold) if not g]), 4
     )
+    if fmt == "meaning":
+        out.update(meaning_counts(rows, preds))
     if fmt == "attributionbench":
         per: dict[str, tuple[list[bool], list[bool]]] = defaultdict(lambda: ([], []))
         for r, g, p in zip(rows, gold, preds):
@@ -125,7 +163,7 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--format", required=True, choices=FORMATS)
-    parser.add_argument("--data", required=True, type=Path)
+    parser.add_argument("--data", type=Path, default=None, help="required except for --format meaning")
     parser.add_argument("--out", required=True, type=Path)
     parser.add_argument("--model", type=Path, default=None, help="a models/<name>/ folder (default: shipped)")
     parser.add_argument("--limit", type=int, default=None)
@@ -143,7 +181,9 @@ def main() -> None:
         help="longest window in source sentences (default: companion.config.Retrieval)",
     )
     args = parser.parse_args()
-    rows = read_rows(args.data)[: args.limit]
+    if args.data is None and args.format != "meaning":
+        parser.error(f"--data is required for --format {args.format}")
+    rows = read_rows(args.data or MEANING)[: args.limit]
     nli = OnnxNLI(args.model or default_model_dir(), threads=args.threads)
     defaults = Retrieval()
     retrieval = Retrieval(
