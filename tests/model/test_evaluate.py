@@ -1,4 +1,5 @@
-"""scripts/evaluate.py: its output format on a hand-made file, and its metrics on known answers."""
+"""scripts/evaluate.py: its output format on a hand-made file, its metrics on known answers, and the
+meaning test's data file (issue 10) holding the shape it promises."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from scripts.evaluate import auc, balanced_accuracy, macro_f1, metrics
+from scripts.datasets import MEANING, read_rows
+from scripts.evaluate import auc, balanced_accuracy, macro_f1, meaning_counts, metrics
 from tests.conftest import model_dir
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -115,3 +117,84 @@ def test_snli_lines_carry_a_label(tmp_path):
     )
     labels = [json.loads(line)["label"] for line in out.read_text().splitlines()]
     assert labels == ["entailment", "contradiction"]
+
+
+MEANING_FAMILIES = {"myth", "negation", "quantifier", "direction", "attribution", "scope"}
+
+
+def test_meaning_pairs_are_the_yardstick_the_issue_asks_for():
+    rows = read_rows(MEANING)
+    assert len(rows) >= 60 and len({r["id"] for r in rows}) == len(rows)
+    supported = [r for r in rows if r["label"] == "supported"]
+    against = [r for r in rows if r["label"] != "supported"]
+    assert len(supported) == len(against) and {r["label"] for r in against} <= {"refuted", "unsupported"}
+    for family in MEANING_FAMILIES:
+        assert sum(r["family"] == family for r in against) >= 5, family
+    assert {r["family"] for r in supported} <= MEANING_FAMILIES | {"paraphrase"}
+    assert sum(r["family"] == "paraphrase" for r in supported) >= 10
+    for r in rows:
+        sentences = [s for s in r["page"].replace("; ", ". ").split(". ") if s]
+        assert 3 <= len(sentences) <= 8, r["id"]
+
+
+def test_meaning_counts_on_known_answers():
+    page = "The tower is made of iron. It was finished in 1889. It is 330 metres tall."
+    rows = [
+        {"id": i, "family": f, "label": label, "claim": "The tower is iron.", "page": page}
+        for i, f, label in [
+            ("a", "myth", "refuted"),
+            ("b", "myth", "supported"),
+            ("c", "paraphrase", "supported"),
+            ("d", "scope", "unsupported"),
+        ]
+    ]
+    judged = ["complete_support", "complete_support", "no_support", "partial_support"]
+    preds = [
+        {"score": s, "judgment": j, "evidence": [], "contradicted": c}
+        for s, j, c in zip([0.9, 0.8, 0.1, 0.4], judged, [False, False, False, True])
+    ]
+    m = metrics("meaning", rows, preds)
+    assert m["false_complete_on_unsupported"] == "1/2" and m["supported_judged_complete"] == "1/2"
+    assert m["contradicted_on_refuted"] == "0/1"
+    assert m["balanced_accuracy"] == pytest.approx(0.5) and m["auc"] == pytest.approx(0.25)
+    assert meaning_counts(rows, preds)["per_family"] == {
+        "myth": {"unsupported_complete": "1/1", "supported_complete": "1/1"},
+        "paraphrase": {"supported_complete": "0/1"},
+        "scope": {"unsupported_complete": "0/1"},
+    }
+
+
+def test_meaning_format_runs_the_judge_on_the_pairs(tmp_path):
+    # Plumbing only: one page's two rows through the real judge, not a verdict on the model.
+    rows = [r for r in read_rows(MEANING) if r["page_id"] == "negation-02"]
+    data = tmp_path / "meaning.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    out = tmp_path / "pred.jsonl"
+    run = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "evaluate.py"),
+            "--format",
+            "meaning",
+            "--data",
+            str(data),
+            "--out",
+            str(out),
+            "--model",
+            str(model_dir()),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    summary = json.loads(run.stdout.strip().splitlines()[-1])
+    assert summary["n"] == 2 and summary["false_complete_on_unsupported"].endswith("/1")
+    assert summary["supported_judged_complete"].endswith("/1") and set(summary["per_family"]) == {"negation"}
+    preds = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [(p["line"], p["id"], p["family"]) for p in preds] == [
+        (i, r["id"], r["family"]) for i, r in enumerate(rows)
+    ]
+    for p in preds:
+        assert 0 <= p["score"] <= 1 and isinstance(p["contradicted"], bool)
+        assert p["judgment"] in {"complete_support", "partial_support", "no_support"}
