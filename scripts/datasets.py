@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +17,16 @@ from companion.extract import document_from_passages
 from companion.records import Citation, SourceResult, Statement
 from companion.segment import split_sentences
 
-__all__ = ["FORMATS", "MEANING", "Example", "ab_context", "examples", "read_rows", "references"]
+__all__ = [
+    "FORMATS",
+    "MEANING",
+    "Example",
+    "ab_context",
+    "examples",
+    "group_keys",
+    "read_rows",
+    "references",
+]
 
 FORMATS = ("attributionbench", "wice", "snli", "meaning")
 MEANING = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "meaning" / "pairs.jsonl"
@@ -88,3 +98,60 @@ def example(fmt: str, row: dict) -> Example:
 def examples(fmt: str, rows: list[dict]) -> Iterator[Example]:
     for row in rows:
         yield example(fmt, row)
+
+
+# A cited-page sentence this long that recurs under this many Wikipedia articles or fewer is taken
+# to identify the page; longer-spread ones are site furniture ("Your email address will not be
+# published", a newspaper's Facebook link), which would chain unrelated pages into one group.
+_PAGE_SENTENCE_CHARS = 40
+_PAGE_SENTENCE_TITLES = 2
+
+
+def _norm(text: str) -> str:
+    return " ".join(str(text).split()).lower()
+
+
+def group_keys(fmt: str, rows: list[dict]) -> list[str]:
+    """Per row, the key of its leak group: rows that must land on the same side of a split.
+
+    WiCE: one claim (meta.id), one Wikipedia article (meta.claim_title) and one cited page (a
+    shared evidence sentence, see above) are one group, linked transitively. AttributionBench: one
+    question and one claim text. The key is the group's smallest article title or question, so a
+    group that is a single question keeps the key make_splits.py has always hashed.
+    """
+    parent: dict[str, str] = {}
+
+    def find(x: str) -> str:
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    def union(a: str, b: str) -> None:
+        parent[find(a)] = find(b)
+
+    if fmt == "wice":
+        names = [_norm(r["meta"].get("claim_title") or r["meta"]["id"]) for r in rows]
+        titles_of: dict[str, set[str]] = defaultdict(set)
+        for r, name in zip(rows, names):
+            for e in r["evidence"]:
+                titles_of[_norm(e)].add(name)
+        for r, name in zip(rows, names):
+            union("c:" + r["meta"]["id"], "n:" + name)
+            for e in map(_norm, r["evidence"]):
+                if len(e) >= _PAGE_SENTENCE_CHARS and len(titles_of[e]) <= _PAGE_SENTENCE_TITLES:
+                    union("c:" + r["meta"]["id"], "s:" + e)
+        nodes = ["c:" + r["meta"]["id"] for r in rows]
+    elif fmt == "attributionbench":
+        names = [r["question"].strip().lower() for r in rows]
+        for r, name in zip(rows, names):
+            union("n:" + name, "t:" + _norm(r["claim"]))
+        nodes = ["n:" + name for name in names]
+    else:
+        raise ValueError(f"no split groups for format {fmt!r}")
+    smallest: dict[str, str] = {}
+    for node, name in zip(nodes, names):
+        root = find(node)
+        smallest[root] = min(smallest.get(root, name), name)
+    return [smallest[find(node)] for node in nodes]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from scripts.datasets import MEANING, read_rows
+from scripts.datasets import MEANING, group_keys, read_rows
 from scripts.evaluate import auc, balanced_accuracy, macro_f1, meaning_counts, metrics
 from tests.conftest import model_dir
 
@@ -198,3 +198,36 @@ def test_meaning_format_runs_the_judge_on_the_pairs(tmp_path):
     for p in preds:
         assert 0 <= p["score"] <= 1 and isinstance(p["contradicted"], bool)
         assert p["judgment"] in {"complete_support", "partial_support", "no_support"}
+
+
+def _wice(claim_id: str, title: str, evidence: list[str]) -> dict:
+    return {
+        "claim": "c",
+        "evidence": evidence,
+        "label": "supported",
+        "meta": {"id": claim_id, "claim_title": title},
+    }
+
+
+def test_split_groups_keep_an_article_and_a_cited_page_on_one_side():
+    page = "The orchestra's first concert in the new hall took place on 3 May 1962."
+    furniture = "Your email address will not be published. Required fields are marked."
+    rows = [
+        _wice("w1", "Alpha", ["Alpha was founded in 1901.", furniture]),
+        _wice("w2", "Alpha", ["Another page about Alpha entirely, long enough to count."]),
+        _wice("w3", "Beta", [page, furniture]),
+        _wice("w4", "Gamma", ["  " + page.upper(), furniture]),  # the same page, cited from another article
+        _wice("w5", "Delta", ["Delta is a river delta with a very long sentence here.", furniture]),
+    ]
+    keys = group_keys("wice", rows)
+    assert keys[0] == keys[1] == "alpha"
+    assert keys[2] == keys[3] == "beta"
+    # A sentence found under more than two articles is site furniture, not one cited page.
+    assert len({keys[0], keys[2], keys[4]}) == 3
+    ab = [
+        {"question": "Why is the sky blue? ", "claim": "Rayleigh scattering."},
+        {"question": "why is the sky blue?", "claim": "Because of the air."},
+        {"question": "What colour is the sky", "claim": "Rayleigh  scattering."},
+        {"question": "Who wrote Hamlet?", "claim": "Shakespeare."},
+    ]
+    assert group_keys("attributionbench", ab) == ["what colour is the sky"] * 3 + ["who wrote hamlet?"]
