@@ -13,8 +13,9 @@ reference (a page with nothing extracted has precision 0). Precision and recall 
 pages and F1 is the harmonic mean of those two means; the mean of per-page F1 is printed too.
 A page is *lost* when the extractor raised or its recall is under 0.25: the article is gone.
 
-Two extractors are scored side by side: `companion` (companion.extract.html_to_document) and
-`readability` (plain readability-lxml, `Document(html).summary()`), the baseline to match.
+Two extractors are scored side by side: `companion` (companion.extract.article_text, the text
+html_to_document splits into sentences) and `readability` (plain readability-lxml,
+`Document(html).summary()`), the baseline to match.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ import lxml.html
 from readability import Document as Readable
 
 from companion.errors import NotReadable
-from companion.extract import html_to_document
+from companion.extract import article_text
 
 __all__ = ["DEFAULT_DATA", "EXTRACTORS", "PageScore", "Report", "evaluate", "read_pages", "shingles"]
 
@@ -59,11 +60,11 @@ def _text(html: str) -> str:
     root = lxml.html.fromstring(html)
     for skipped in root.xpath("//script|//style|//noscript"):
         skipped.drop_tree()
-    return " ".join(root.itertext())
+    return " ".join(" ".join(root.itertext()).split())
 
 
 def companion(html: str) -> str:
-    return html_to_document("https://example.org/", html, max_chars=10_000_000).text
+    return article_text(html)[1]
 
 
 def readability(html: str) -> str:
@@ -108,7 +109,9 @@ class Report:
 
     @property
     def mean_page_f1(self) -> float:
-        return statistics.fmean(2 * p.precision * p.recall / (p.precision + p.recall or 1) for p in self.pages)
+        return statistics.fmean(
+            2 * p.precision * p.recall / (p.precision + p.recall or 1) for p in self.pages
+        )
 
     @property
     def lost(self) -> tuple[PageScore, ...]:
@@ -130,8 +133,8 @@ class Report:
 def read_pages(path: Path) -> list[dict[str, str]]:
     if not path.exists():
         raise FileNotFoundError(
-            f"{path} is missing: it holds Mozilla Readability.js's test pages (see ../shared/data/README.md); "
-            "pass --data FILE or set CITELENS_EXTRACTION_DATA"
+            f"{path} is missing: it holds Mozilla Readability.js's test pages "
+            "(see ../shared/data/README.md); pass --data FILE or set CITELENS_EXTRACTION_DATA"
         )
     with gzip.open(path, "rt", encoding="utf-8") as lines:
         return [json.loads(line) for line in lines if line.strip()]
@@ -167,7 +170,9 @@ def default_data() -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--data", type=Path, default=None, help="a jsonl.gz of source_html / expected_html")
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--extractor", choices=sorted(EXTRACTORS), action="append")
@@ -196,9 +201,8 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 print(f"  {pages[0].name:<36} ref {pages[0].reference_chars:>6}ch  {cells}")
     if args.json:
-        args.json.write_text(
-            json.dumps({r.extractor: {**r.summary(), "per_page": [asdict(p) for p in r.pages]} for r in reports})
-        )
+        summaries = {r.extractor: {**r.summary(), "per_page": [asdict(p) for p in r.pages]} for r in reports}
+        args.json.write_text(json.dumps(summaries, indent=1))
     return 0
 
 

@@ -57,3 +57,42 @@ def test_charsets_declared_in_meta_or_broken():
 def test_passages_map_sentences_back_to_their_list_items():
     doc, owner = document_from_passages("u", "", ["One. Two.", "Three."])
     assert [s.text for s in doc.sentences] == ["One.", "Two.", "Three."] and owner == [0, 0, 1]
+
+
+ARTICLE = " ".join(
+    f"Paragraph {k} of the report says that the river rose by {k} centimetres over the night."
+    for k in range(40)
+)
+
+
+@pytest.mark.parametrize(
+    ("open_tag", "close_tag"),
+    [
+        ('<div class="post-share-wrapper sidebar-layout">', "</div>"),  # a class that says "share"
+        ('<div id="author-content" class="promo related">', "</div>"),
+        ('<form id="aspnetForm" action="/x">', "</form>"),  # ASP.NET wraps the whole page in a form
+        ("<aside>", "</aside>"),
+    ],
+)
+def test_a_wrapper_named_like_boilerplate_keeps_its_article(open_tag: str, close_tag: str) -> None:
+    paragraphs = "".join(f"<p>{s}.</p>" for s in ARTICLE.split(". "))
+    html = (
+        "<html><head><title>River</title></head><body><nav><a href='/'>Home</a></nav>"
+        f"{open_tag}<h1>The river rose</h1>{paragraphs}"
+        '<div class="share-bar">Share on Facebook</div>'
+        f"{close_tag}</body></html>"
+    )
+    doc = html_to_document("https://example.org/river", html, max_chars=100_000)
+    assert "Paragraph 39 of the report" in doc.text and "Paragraph 0 of the report" in doc.text
+    assert "Share on Facebook" not in doc.text  # the small share bar inside is still trimmed
+
+
+def test_trimming_never_takes_most_of_the_text() -> None:
+    # Every paragraph carries a class the boilerplate rule knows: dropping them all would leave nothing.
+    html = (
+        "<html><body>"
+        + "".join(f'<p class="related-paragraph">{s}.</p>' for s in ARTICLE.split(". "))
+        + "</body></html>"
+    )
+    doc = html_to_document("https://example.org/river", html, max_chars=100_000)
+    assert "Paragraph 39 of the report" in doc.text and "Paragraph 1 of the report" in doc.text
