@@ -1,95 +1,32 @@
 """Reads a captured answer (the /v1/verify body of api.md) into typed records.
 
 Every rule of the contract is checked here, once, with the JSON path of the field at fault, so
-the server and the CLI give the same clear error. Cited URLs are normalised as engines.md says
-(redirectors unwrapped, tracking parameters and fragments dropped), so a page cited twice under
-two spellings is fetched once. Unknown fields are ignored: newer extensions may send more.
+the server and the CLI give the same clear error. Cited URLs are normalised by urls.py, with the
+rules the extension uses (engines.md: URL hygiene), so a page cited twice under two spellings is
+fetched once. Unknown fields are ignored: newer extensions may send more.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 import re
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
 
 from .config import Limits
 from .errors import RequestInvalid
 from .records import Citation, InlineSource, PageInfo, VerifyRequest
+from .urls import normalize_url, text_fragment_hint
 
 __all__ = ["normalize_url", "parse_request", "text_fragment_hint"]
 
-_TRACKING = re.compile(
-    r"^(utm_[a-z_]*|fbclid|gclid|dclid|msclkid|mc_[a-z]+|igshid|yclid|_hs(enc|mi)|ref_src|srsltid|oly_[a-z]+_id)$",
-    re.IGNORECASE,
-)
-_TRACKING_VALUES = {"chatgpt.com", "copilot.com", "openai", "perplexity", "perplexity.ai"}
-
-
 _SURROGATE = re.compile("[\ud800-\udfff]")
+# Checked before normalising, for the clearer message: the scheme is what the user got wrong.
+_HTTP = re.compile(r"\s*https?:", re.IGNORECASE)
 
 
 def _clean(value: str) -> str:
     """Lone UTF-16 surrogates (a cut emoji) become U+FFFD: same length, so offsets still hold."""
     return _SURROGATE.sub("\ufffd", value)
-
-
-def text_fragment_hint(url: str) -> str:
-    """The sentence an engine pointed at with `#:~:text=start[,end]`, if any."""
-    fragment = urlsplit(url).fragment
-    if ":~:text=" not in fragment:
-        return ""
-    directive = fragment.split(":~:text=", 1)[1].split("&", 1)[0]
-    # textStart is the part that is sure to be a contiguous run of the page's text.
-    parts = [unquote(p) for p in directive.split(",") if p and not p.endswith("-") and not p.startswith("-")]
-    return parts[0] if parts else ""
-
-
-def normalize_url(url: str) -> str:
-    """The address to fetch and to de-duplicate by (engines.md: URL hygiene)."""
-    url = url.strip()
-    for _ in range(3):  # redirectors can be nested (a Google link to a Bing link…)
-        unwrapped = _unwrap(url)
-        if unwrapped == url:
-            break
-        url = unwrapped
-    parts = urlsplit(url)
-    # Filter the raw pieces rather than re-encode them: the rest of the address stays as cited.
-    query = "&".join(
-        piece
-        for piece in parts.query.split("&")
-        if piece and not _is_tracking(*(unquote(piece).split("=", 1) + [""])[:2])
-    )
-    host = (parts.hostname or "").lower()
-    netloc = host if parts.port is None else f"{host}:{parts.port}"
-    if ":" in host:
-        netloc = f"[{host}]" if parts.port is None else f"[{host}]:{parts.port}"
-    return urlunsplit((parts.scheme.lower(), netloc, parts.path or "/", query, ""))
-
-
-def _is_tracking(key: str, value: str) -> bool:
-    return bool(_TRACKING.match(key)) or (
-        key in {"ref", "source", "src"} and value.lower() in _TRACKING_VALUES
-    )
-
-
-def _unwrap(url: str) -> str:
-    parts = urlsplit(url)
-    host = (parts.hostname or "").lower()
-    params = dict(parse_qsl(parts.query))
-    if host.startswith(("www.google.", "google.")) and parts.path == "/url":
-        return params.get("q") or params.get("url") or url
-    if host.endswith("bing.com") and parts.path.startswith("/ck/a"):
-        encoded = params.get("u", "")
-        if encoded.startswith("a1"):
-            data = encoded[2:]
-            try:
-                return base64.urlsafe_b64decode(data + "=" * (-len(data) % 4)).decode("utf-8")
-            except (binascii.Error, UnicodeDecodeError, ValueError):
-                return url
-    return url
 
 
 def parse_request(body: Any, limits: Limits) -> VerifyRequest:
@@ -162,16 +99,17 @@ def _citations(raw: Any, text: str, limits: Limits) -> tuple[Citation, ...]:
         if not isinstance(item, dict):
             raise RequestInvalid(f"{path} must be a JSON object", field=path)
         url = _string(item, "url", f"{path}.url", max_len=limits.max_url_chars)
-        try:
-            parts = urlsplit(url)
-            scheme, host, _port = parts.scheme.lower(), parts.hostname, parts.port
-            normalized = normalize_url(url)
-        except ValueError as exc:  # malformed IPv6, port out of range or not a number
-            raise RequestInvalid(f"{path}.url is not a valid address ({exc})", field=f"{path}.url") from None
-        if scheme not in ("http", "https") or not host:
+        if not _HTTP.match(url):
             raise RequestInvalid(
                 f"{path}.url must be an http(s) address, got {url[:80]!r}", field=f"{path}.url"
             )
+        try:
+            normalized = normalize_url(url)
+        except ValueError as exc:  # no host, bad port or IP address, a user name in it…
+            raise RequestInvalid(f"{path}.url is not a valid address ({exc})", field=f"{path}.url") from None
+        # api.md: the explicit hint; extensions before it sent the hint as the URL's text fragment.
+        # A hint is a sentence of a URL's fragment, so it is never longer than a URL.
+        hint = _string(item, "hint", f"{path}.hint", max_len=limits.max_url_chars) or text_fragment_hint(url)
         offset = item.get("offset")
         if not isinstance(offset, int) or isinstance(offset, bool) or not 0 <= offset <= len(text):
             raise RequestInvalid(
@@ -184,7 +122,7 @@ def _citations(raw: Any, text: str, limits: Limits) -> tuple[Citation, ...]:
                 marker=_string(item, "marker", f"{path}.marker", max_len=64),
                 url=normalized,
                 offset=offset,
-                hint=text_fragment_hint(url),
+                hint=hint,
             )
         )
     if len({c.url for c in citations}) > limits.max_distinct_urls:

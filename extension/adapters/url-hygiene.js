@@ -1,31 +1,24 @@
 /*
- * Citation URL hygiene: unwrap redirectors, drop tracking parameters, split off the text
- * fragment (engines.md). Pure functions over strings.
+ * Citation URL hygiene (engines.md), by the rules of shared/url-rules.json that the companion
+ * applies too: unwrap redirectors, drop tracking parameters and fragments, keep the textStart of
+ * a `#:~:text=` directive as the citation's hint. Pure functions over strings; the URL class
+ * parses and serializes (the WHATWG URL Standard, which companion/urls.py follows).
  *
- * Runs in: content scripts (and the unit tests, in jsdom).
+ * Runs in: content scripts (and the unit tests, in jsdom), after shared/url-rules.js.
  */
 'use strict';
 (function (CL) {
-  /**
-   * Redirectors whose target sits in a query parameter. `decode` handles Bing's
-   * `u=a1<base64url>` form; the others carry the URL percent-encoded.
-   */
-  const REDIRECTORS = [
-    { host: /(^|\.)google\.[a-z.]+$/, path: /^\/url$/, params: ['q', 'url'] },
-    { host: /(^|\.)bing\.com$/, path: /^\/ck\/a$/, params: ['u'], decode: decodeBingParam },
-    { host: /(^|\.)duckduckgo\.com$/, path: /^\/l\/?$/, params: ['uddg'] },
-    { host: /(^|\.)facebook\.com$/, path: /^\/l\.php$/, params: ['u'] },
-    { host: /(^|\.)(l\.)?instagram\.com$/, path: /^\/$/, params: ['u'] },
-  ];
+  const RULES = CL.urlRules;
+  const DECODERS = { 'bing-a1': decodeBingParam };
 
-  // Parameters that say who sent the reader, never what the page is. utm_source=chatgpt.com,
-  // copilot.com and openai are how engines tag their outbound links.
-  const TRACKING_PARAMS = new Set([
-    'fbclid', 'gclid', 'dclid', 'gbraid', 'wbraid', 'msclkid', 'yclid', 'mc_cid', 'mc_eid',
-    'igshid', '_hsenc', '_hsmi', 'srsltid', 'ref_src', 'oly_enc_id', 'oly_anon_id', 'vero_id',
-  ]);
-  const TRACKING_PREFIXES = ['utm_', 'pk_', 'mtm_'];
-  const TRACKING_SOURCES = /(^|\.)(chatgpt\.com|openai(\.com)?|copilot\.(com|microsoft\.com)|perplexity(\.ai)?|bing\.com)$/i;
+  /** @typedef {{host?: RegExp, origin?: string, path: RegExp, params: string[], decode?: (v: string) => string|null}} Redirector */
+
+  /** @type {Redirector[]} */
+  const REDIRECTORS = RULES.redirectors.map((/** @type {any} */ rule) => {
+    if (rule.decode && !DECODERS[rule.decode]) throw new Error(`url-rules.json: unknown decode ${rule.decode} for ${rule.name}`);
+    return { host: new RegExp(rule.host), path: new RegExp(rule.path), params: rule.params, decode: DECODERS[rule.decode] };
+  });
+  const TRACKING = RULES.tracking;
 
   /**
    * Bing's `u` parameter: "a1" then URL-safe base64 of the target, usually without padding.
@@ -65,6 +58,21 @@
     return '';
   }
 
+  /** application/x-www-form-urlencoded decoding of one name or value, as URLSearchParams does it. */
+  function formDecode(/** @type {string} */ s) {
+    return new URLSearchParams('x=' + s).get('x') || '';
+  }
+
+  /** Whether one raw `key=value` piece of a query only tracks the reader. @param {string} piece */
+  function isTracking(piece) {
+    const eq = piece.indexOf('=');
+    const key = formDecode(eq < 0 ? piece : piece.slice(0, eq)).toLowerCase();
+    if (TRACKING.keys.includes(key) || TRACKING.prefixes.some((/** @type {string} */ p) => key.startsWith(p))) return true;
+    if (!TRACKING.engine_valued_keys.includes(key)) return false;
+    const value = formDecode(eq < 0 ? '' : piece.slice(eq + 1)).toLowerCase();
+    return TRACKING.engine_values.some((/** @type {string} */ name) => value === name || value.endsWith('.' + name));
+  }
+
   /**
    * @typedef {object} CleanUrl
    * @property {string} url    what to cite and fetch: http(s), unwrapped, no tracking, no text fragment
@@ -87,7 +95,7 @@
     }
     const origin = new URL(base).origin;
     const rules = REDIRECTORS.concat(ownRedirectors.map((r) => ({ ...r, origin })));
-    for (let hops = 0; hops < 3; hops++) {
+    for (let hops = 0; hops < RULES.max_redirects; hops++) {
       const target = unwrapOnce(url, rules);
       if (!target) break;
       try {
@@ -99,31 +107,15 @@
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
     if (url.username || url.password) return null;
     const hint = textFragmentOf(url.hash);
-    // forEach, not an iterator: Firefox's content-script Xrays refuse URLSearchParams iterators.
-    const keys = /** @type {string[]} */ ([]);
-    url.searchParams.forEach((_value, key) => keys.push(key));
-    for (const key of keys) {
-      const lower = key.toLowerCase();
-      if (TRACKING_PARAMS.has(lower) || TRACKING_PREFIXES.some((p) => lower.startsWith(p))) {
-        url.searchParams.delete(key);
-      }
-    }
-    // `ref=chatgpt.com` style tags: only when the value names an engine, ref is a real key elsewhere.
-    for (const key of ['ref', 'source', 'src']) {
-      const value = url.searchParams.get(key);
-      if (value && TRACKING_SOURCES.test(value)) url.searchParams.delete(key);
-    }
-    const at = url.hash.indexOf(':~:');
-    if (at >= 0) url.hash = url.hash.slice(0, at).replace(/^#$/, '');
-    let out = url.href;
-    if (out.endsWith('?')) out = out.slice(0, -1);
-    if (out.endsWith('#')) out = out.slice(0, -1);
-    return { url: out, hint };
+    // The raw pieces are kept as they are: going through searchParams would re-encode them all.
+    url.search = url.search.slice(1).split('&').filter((piece) => piece && !isTracking(piece)).join('&');
+    url.hash = RULES.fragment.keep_plain ? url.hash.slice(1).split(':~:')[0] : '';
+    return { url: url.href, hint };
   }
 
   /**
    * @param {URL} url
-   * @param {{host?: RegExp, origin?: string, path: RegExp, params: string[], decode?: (v: string) => string|null}[]} rules
+   * @param {Redirector[]} rules
    */
   function unwrapOnce(url, rules) {
     for (const rule of rules) {

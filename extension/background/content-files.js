@@ -7,6 +7,7 @@
 // the controller, last, starts listening.
 export const CONTENT_FILES = [
   'shared/messages.js',
+  'shared/url-rules.js',
   'anchoring/textmap.js',
   'anchoring/quote.js',
   'adapters/url-hygiene.js',

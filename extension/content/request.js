@@ -21,13 +21,10 @@
         adapter_version: capture.adapter_version,
       },
       answer: { text: capture.text },
+      // The engine's text-fragment sentence travels as `hint` (api.md); the URL stays the page's.
       citations: capture.citations.map((c, i) => {
         const citation = { id: `c${i + 1}`, marker: c.marker, url: c.url, offset: c.offset };
-        if (!c.hint) return citation;
-        // The companion reads the engine's hint from the URL's text fragment, the way engines
-        // send it, and drops the fragment itself before fetching.
-        const url = `${c.url}${c.url.includes('#') ? '' : '#'}:~:text=${CL.overlay.encodeFragmentPart(c.hint)}`;
-        return { ...citation, url, hint: c.hint };
+        return c.hint ? { ...citation, hint: c.hint } : citation;
       }),
       options: { stream: true },
     };

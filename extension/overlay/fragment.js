@@ -1,13 +1,12 @@
 /*
  * Links that open a cited page scrolled to the quote: URL Fragment Text Directives
- * (`#:~:text=`, WICG scroll-to-text-fragment). Runs in: content scripts. Pure.
+ * (`#:~:text=`, WICG scroll-to-text-fragment), by the fragment rules of shared/url-rules.json;
+ * the companion's text_fragment (companion/urls.py) gives the same link. Runs in: content
+ * scripts. Pure.
  */
 'use strict';
 (function (CL) {
-  // Long quotes use the textStart,textEnd form: a few words at each end match as well and
-  // survive small differences (markup, ellipses) in between.
-  const WHOLE_QUOTE_WORDS = 12;
-  const EDGE_WORDS = 5;
+  const RULES = CL.urlRules.fragment;
 
   /**
    * encodeURIComponent leaves "-" alone, but in a text directive "-" marks prefix/suffix, and
@@ -24,15 +23,21 @@
    * @returns {string}
    */
   function fragmentUrl(url, quote) {
-    const words = quote.replace(/\s+/g, ' ').trim().split(' ').filter(Boolean);
-    const base = url.replace(/:~:.*$/, '').replace(/#$/, '');
+    // A lone surrogate (a cut emoji) would make encodeURIComponent throw.
+    const text = quote.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+    const words = text.split(/\s+/).filter(Boolean);
+    const hashAt = url.indexOf('#');
+    const plain = hashAt < 0 ? '' : url.slice(hashAt + 1).split(':~:')[0];
+    let base = hashAt < 0 ? url : url.slice(0, hashAt);
+    if (RULES.keep_plain && plain) base += `#${plain}`;
     if (!words.length) return base;
+    const edge = RULES.edge_words;
     const directive =
-      words.length <= WHOLE_QUOTE_WORDS
+      words.length <= RULES.whole_quote_max_words
         ? encodePart(words.join(' '))
-        : `${encodePart(words.slice(0, EDGE_WORDS).join(' '))},${encodePart(words.slice(-EDGE_WORDS).join(' '))}`;
+        : `${encodePart(words.slice(0, edge).join(' '))},${encodePart(words.slice(-edge).join(' '))}`;
     return `${base}${base.includes('#') ? '' : '#'}:~:text=${directive}`;
   }
 
-  CL.overlay = Object.assign(CL.overlay || {}, { fragmentUrl, encodeFragmentPart: encodePart });
+  CL.overlay = Object.assign(CL.overlay || {}, { fragmentUrl });
 })((globalThis.CiteLens ??= {}));

@@ -4,6 +4,7 @@ import base64
 
 import pytest
 
+from companion import urls
 from companion.capture import normalize_url, parse_request, text_fragment_hint
 from companion.config import Limits
 from companion.errors import RequestInvalid
@@ -71,21 +72,66 @@ def test_duplicate_citation_ids_are_refused():
     assert error_of(body(citations=cites)).field == "citations"
 
 
-def test_tracking_parameters_fragments_and_redirectors_are_normalised():
-    assert (
-        normalize_url("https://Example.org/a?utm_source=chatgpt.com&id=3#top") == "https://example.org/a?id=3"
-    )
-    assert normalize_url("https://www.google.com/url?q=https://example.org/b&sa=U") == "https://example.org/b"
+def test_cited_urls_and_source_keys_are_normalised_by_the_shared_rules():
+    # The rules themselves are tested case by case in test_urls.py, on the cases the extension runs.
+    assert (normalize_url, text_fragment_hint) == (urls.normalize_url, urls.text_fragment_hint)
     target = "https://en.wikipedia.org/wiki/Honey_bee"
     encoded = base64.urlsafe_b64encode(target.encode()).decode().rstrip("=")
-    assert normalize_url(f"https://www.bing.com/ck/a?!&&p=1&u=a1{encoded}&ntb=1") == target
-    assert normalize_url("https://example.org/x?ref=openai&page=2") == "https://example.org/x?page=2"
-
-
-def test_text_fragment_is_kept_as_a_hint_but_not_in_the_url():
     req = parse_request(
-        body(citations=[{"url": "https://example.org/a#:~:text=capital%20of,France", "offset": 0}]), LIMITS
+        body(
+            citations=[
+                {"url": f"https://www.bing.com/ck/a?!&&p=1&u=a1{encoded}&ntb=1", "offset": 0},
+                {
+                    "url": "https://duckduckgo.com/l/?uddg=https%3A%2F%2Fexample.org%2Fa%3Fgbraid%3D1",
+                    "offset": 0,
+                },
+            ],
+            sources={"https://Example.org:443/a?pk_campaign=ai#top": {"text": "inline"}},
+        ),
+        LIMITS,
+    )
+    assert [c.url for c in req.citations] == [target, "https://example.org/a"]
+    assert list(req.sources) == ["https://example.org/a"]
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("ftp://x.org/a", "must be an http(s) address"),
+        ("https://user:pw@x.org/a", "not a valid address"),
+        ("https://x.org:99999/", "not a valid address"),
+        ("http://[::1/", "not a valid address"),
+    ],
+)
+def test_a_url_the_extension_would_refuse_is_refused(url, message):
+    error = error_of(body(citations=[{"url": url, "offset": 0}]))
+    assert error.field == "citations[0].url" and message in str(error)
+
+
+def test_the_hint_field_is_the_engines_sentence():
+    req = parse_request(
+        body(citations=[{"url": "https://example.org/a", "offset": 0, "hint": "capital of France"}]), LIMITS
     )
     assert req.citations[0].url == "https://example.org/a"
-    assert req.citations[0].hint == "capital of"
-    assert text_fragment_hint("https://example.org/") == ""
+    assert req.citations[0].hint == "capital of France"
+
+
+def test_without_the_hint_field_the_text_fragment_is_the_hint_as_older_extensions_sent_it():
+    cites = [
+        {"url": "https://example.org/a#:~:text=capital%20of,France", "offset": 0},
+        {"url": "https://example.org/b#:~:text=from%20the%20url", "offset": 0, "hint": "from the field"},
+        {"url": "https://example.org/c", "offset": 0},
+    ]
+    req = parse_request(body(citations=cites), LIMITS)
+    assert [c.url for c in req.citations] == [
+        "https://example.org/a",
+        "https://example.org/b",
+        "https://example.org/c",
+    ]
+    assert [c.hint for c in req.citations] == ["capital of", "from the field", ""]
+
+
+@pytest.mark.parametrize(("hint", "status"), [(7, 422), ("x" * (LIMITS.max_url_chars + 1), 413)])
+def test_a_hint_must_be_a_string_no_longer_than_a_url(hint, status):
+    error = error_of(body(citations=[{"url": "https://x.org/", "offset": 0, "hint": hint}]))
+    assert (error.field, error.status) == ("citations[0].hint", status)

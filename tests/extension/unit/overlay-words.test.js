@@ -30,11 +30,3 @@ test('the summary sentence names every non-zero count', () => {
   assert.equal(O.countsPhrase({ complete_support: 0, no_support: 2 }, 1), '0 of 2 sentences fully supported · 2 not supported · 1 contradicted');
 });
 
-test('text fragments escape -, & and , and use start,end for long quotes', () => {
-  assert.equal(O.fragmentUrl('https://x.org/a', 'Built 1887-1889, for the fair & more.'),
-    'https://x.org/a#:~:text=Built%201887%2D1889%2C%20for%20the%20fair%20%26%20more.');
-  assert.equal(O.fragmentUrl('https://x.org/a#sec', 'Short quote.'), 'https://x.org/a#sec:~:text=Short%20quote.');
-  assert.equal(O.fragmentUrl('https://x.org/a#:~:text=old', 'New.'), 'https://x.org/a#:~:text=New.');
-  const long = 'The tower was designed and built by the engineering company of Gustave Eiffel in Paris.';
-  assert.equal(O.fragmentUrl('https://x.org/a', long), 'https://x.org/a#:~:text=The%20tower%20was%20designed%20and,of%20Gustave%20Eiffel%20in%20Paris.');
-});

@@ -28,9 +28,12 @@ test('the request follows docs/api.md', () => {
   assert.ok(request.citations.every((c) => c.offset >= 0 && c.offset <= capture.text.length));
 });
 
-test("an engine's text-fragment hint travels in the URL, the way the companion reads it", () => {
-  assert.equal(request.citations[0].url, 'https://sources.example/articles/eiffel-history.html#:~:text=the%20tower%20now%20stands%20330%20metres%20high');
-  assert.equal(request.citations[2].url, 'https://sources.example/articles/eiffel-visits.html');
+test("an engine's text-fragment sentence travels as the citation's hint (api.md), not in its URL", () => {
+  assert.deepEqual(request.citations[0], {
+    id: 'c1', marker: 'archi', url: 'https://sources.example/articles/eiffel-history.html', offset: 90,
+    hint: 'the tower now stands 330 metres high',
+  });
+  assert.deepEqual(request.citations[2], { id: 'c3', marker: 'travel', url: 'https://sources.example/articles/eiffel-visits.html', offset: 286 });
 });
 
 test('sources are numbered in order of first citation, whatever their fragments', () => {
