@@ -15,11 +15,18 @@ import threading
 import time
 from pathlib import Path
 
+from . import __version__
 from .records import Document, Sentence
 
 __all__ = ["PageCache"]
 
 log = logging.getLogger(__name__)
+
+# Entries carry the version of the code that extracted and split them: sentence spans made by
+# another extractor or segmenter would outlive the change without a word. A release of the
+# companion counts as a change; bump _FORMAT for a change between releases.
+_FORMAT = 2
+_VERSION = f"{__version__}/{_FORMAT}"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS pages (
@@ -127,6 +134,7 @@ class PageCache:
 def _encode(document: Document) -> str:
     return json.dumps(
         {
+            "version": _VERSION,
             "url": document.url,
             "title": document.title,
             "text": document.text,
@@ -138,6 +146,8 @@ def _encode(document: Document) -> str:
 
 def _decode(blob: str) -> Document:
     raw = json.loads(blob)
+    if raw.get("version") != _VERSION:
+        raise ValueError(f"made by another extractor ({raw.get('version')}); read the page again")
     text = raw["text"]
     sentences = tuple(Sentence(text[a:b], a, b) for a, b in raw["spans"])
     return Document(url=raw["url"], title=raw["title"], text=text, sentences=sentences)

@@ -115,7 +115,10 @@ async def collect(
 ) -> Json:
     """The plain-JSON /v1/verify result: {"statements": […], "sources": […], "summary": {…}}."""
     result: Json = {"statements": [], "sources": [], "summary": {}}
+    order: dict[str, int] = {}
     async for event in events:
+        if isinstance(event, Started):
+            order = {url: i for i, url in enumerate(event.urls)}
         line = event_line(event, model)
         kind = line.pop("type")
         if kind == "statement":
@@ -124,6 +127,7 @@ async def collect(
             result["sources"].append(line)
         elif kind == "summary":
             result["summary"] = line
+    result["sources"].sort(key=lambda source: order.get(source["url"], len(order)))
     return result
 
 

@@ -7,6 +7,7 @@ The judging code needs only this record; companion.infer loads the weights thems
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from importlib import resources
@@ -43,6 +44,10 @@ class ModelConfig:
     combiner_weights: tuple[float, ...] = ()
     combiner_bias: float = 0.0
     combiner_features: tuple[str, ...] = ()  # the names the weights were fitted to, in order
+    # What a second auditor compares to know whether a difference is expected (issue 16): the
+    # weights' and the config's (thresholds, combiner) SHA-256.
+    onnx_sha256: str = ""
+    config_sha256: str = ""
 
     def describe(self) -> dict[str, object]:
         return {
@@ -51,6 +56,7 @@ class ModelConfig:
             "quantization": self.quantization,
             "labels": list(self.labels),
             "max_length": self.max_length,
+            "sha256": {"model.onnx": self.onnx_sha256, "config.json": self.config_sha256},
         }
 
 
@@ -62,7 +68,8 @@ def default_model_dir() -> Path:
 def load_config(model_dir: Path) -> ModelConfig:
     path = model_dir / "config.json"
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
+        data = path.read_bytes()
+        raw = json.loads(data.decode("utf-8"))
     except FileNotFoundError:
         raise ModelUnavailable(f"no model at {model_dir} (config.json missing)") from None
     except (OSError, ValueError) as exc:
@@ -83,4 +90,18 @@ def load_config(model_dir: Path) -> ModelConfig:
         combiner_weights=tuple(float(w) for w in combiner.get("weights", ())),
         combiner_bias=float(combiner.get("bias", 0.0)),
         combiner_features=tuple(str(f) for f in combiner.get("features", ())),
+        onnx_sha256=_sha256(model_dir / "model.onnx"),
+        config_sha256=hashlib.sha256(data).hexdigest(),
     )
+
+
+def _sha256(path: Path) -> str:
+    """The file's SHA-256, or "" when it is missing (the loader says so in its own words)."""
+    digest = hashlib.sha256()
+    try:
+        with path.open("rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                digest.update(block)
+    except OSError:
+        return ""
+    return digest.hexdigest()

@@ -116,7 +116,7 @@ class Verifier:
         started = time.perf_counter()
         statements = split_statements(request.answer_text, request.citations, request.page.query)
         urls = list(dict.fromkeys(c.url for s in statements for c in s.citations))
-        yield Started(len(statements), len(urls))
+        yield Started(len(statements), len(urls), tuple(urls))
         tasks = {asyncio.ensure_future(self.sources.load(u, request.sources.get(u))): u for u in urls}
         ready: dict[str, SourceResult] = {}
         waiting = list(statements)

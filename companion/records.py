@@ -160,6 +160,9 @@ class Entailment:
 class Started:
     statements: int
     sources: int
+    # The distinct cited pages in order of first citation: the plain result lists its sources in
+    # this order, not in the order they happened to arrive (issue 16: same answer, same output).
+    urls: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

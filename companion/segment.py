@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from functools import lru_cache
 
 import pysbd
 
@@ -33,8 +32,10 @@ _BULLET = re.compile(r"^\s*(?:[-*•·▪–]|\d{1,3}[.)])\s+")
 _SPACES = re.compile(r"\s+")
 
 
-@lru_cache(maxsize=1)
 def _segmenter() -> pysbd.Segmenter:
+    """A new segmenter per call: pysbd keeps the text being split on the instance, so one shared
+    between the answer (event loop) and pages (extraction threads) mixed their sentences up and
+    gave the same page other sentences from run to run (issue 16). Construction costs ~1.5 µs."""
     return pysbd.Segmenter(language="en", clean=False, char_span=False)
 
 
@@ -69,8 +70,9 @@ _BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“‘(])")
 
 def _pieces(line: str) -> list[str]:
     """pysbd's sentences of `line`, splitting long lines first: pysbd is quadratic in line length."""
+    segmenter = _segmenter()
     if len(line) <= _CHUNK:
-        return list(_segmenter().segment(line))
+        return list(segmenter.segment(line))
     out: list[str] = []
     start = 0
     while start < len(line):
@@ -83,7 +85,7 @@ def _pieces(line: str) -> list[str]:
                 space = line.rfind(" ", start + 1, end)
                 cut = space + 1 if space > start else end
             end = cut
-        out.extend(_segmenter().segment(line[start:end]))
+        out.extend(segmenter.segment(line[start:end]))
         start = end
     return out
 

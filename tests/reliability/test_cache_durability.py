@@ -15,6 +15,7 @@ Full disk, two ways:
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import random
@@ -274,6 +275,23 @@ def test_entries_expire_after_the_ttl(tmp_path: Path) -> None:
         # The next write also deletes what has expired, so stale pages do not pile up on disk.
         assert cache.put(document_from_text("https://pages.example/new", "new", "A new page about bees."))
         assert row_count(db) == 1
+    finally:
+        cache.close()
+
+
+def test_entries_of_another_extractor_version_are_not_served(tmp_path: Path) -> None:
+    """Sentence spans split by an older segmenter must not outlive it (issue 13: versioned cache)."""
+    db = tmp_path / "cache.sqlite3"
+    cache = PageCache(db, ttl_s=3600, max_bytes=10**9)
+    try:
+        assert cache.put(document_from_text("https://pages.example/a", "a", "A page. About bees."))
+        assert cache.get("https://pages.example/a") is not None
+        with sqlite3.connect(db) as raw:
+            (blob,) = raw.execute("SELECT document FROM pages").fetchone()
+            stale = json.loads(blob)
+            stale["version"] = "0.0.0/1"
+            raw.execute("UPDATE pages SET document = ?", (json.dumps(stale),))
+        assert cache.get("https://pages.example/a") is None, "a page split by another version was served"
     finally:
         cache.close()
 
