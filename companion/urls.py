@@ -14,6 +14,7 @@ import binascii
 import ipaddress
 import json
 import re
+import unicodedata
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -343,19 +344,32 @@ def _domain_to_ascii(domain: str) -> str:
         return domain.lower()
     # UTS #46 non-transitional processing, as the URL Standard asks: "faß" stays a distinct name.
     mapped = idna.uts46_remap(domain, std3_rules=False, transitional=False)
-    out = []
-    for label in mapped.split("."):
-        if label.startswith("xn--"):
-            try:
-                label[4:].encode("ascii").decode("punycode")
-            except (UnicodeError, IndexError):
-                raise ValueError(f"{label!r} is not punycode") from None
-            out.append(label)
-        elif label.isascii():
-            out.append(label)
-        else:
-            out.append("xn--" + label.encode("punycode").decode("ascii"))
-    return ".".join(out)
+    labels = mapped.split(".")
+    unicode_labels = [_unicode_label(label) for label in labels]
+    # A name with any right-to-left label is a Bidi domain name: every label must then pass.
+    rtl = any(unicodedata.bidirectional(c) in ("R", "AL", "AN") for label in unicode_labels for c in label)
+    for label in unicode_labels:
+        if label:
+            idna.check_bidi(label, check_ltr=rtl)
+    return ".".join(x if x.isascii() else "xn--" + x.encode("punycode").decode() for x in labels)
+
+
+def _unicode_label(label: str) -> str:
+    """The label in Unicode, checked as UTS #46 asks with the URL Standard's flags (no CheckHyphens)."""
+    if label.startswith("xn--"):
+        try:
+            decoded = label[4:].encode("ascii").decode("punycode")
+        except (UnicodeError, IndexError):
+            raise ValueError(f"{label!r} is not punycode") from None
+        unchanged = idna.uts46_remap(decoded, std3_rules=False, transitional=False) == decoded
+        if not decoded or decoded.isascii() or "." in decoded or not unchanged:
+            raise ValueError(f"{label!r} is not a valid international name")
+        label = decoded
+    if label:
+        idna.check_initial_combiner(label)
+    if any(c in "\u200c\u200d" and not idna.valid_contextj(label, i) for i, c in enumerate(label)):
+        raise ValueError(f"{label!r} joins letters that cannot be joined")
+    return label
 
 
 def _ends_in_number(domain: str) -> bool:

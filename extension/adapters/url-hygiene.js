@@ -87,9 +87,12 @@
    * @returns {CleanUrl|null} null for anything that is not an http(s) page
    */
   function normalizeUrl(raw, base, ownRedirectors = []) {
+    const text = String(raw).trim();
     let url;
     try {
-      url = new URL(String(raw).trim(), base);
+      // An absolute address is read without the base, as the companion reads it: with a base of
+      // the same scheme, "https:/x.org/a" would be a path on the page's own site.
+      url = /^[a-z][a-z0-9+.-]*:/i.test(text) ? new URL(text) : new URL(text, base);
     } catch {
       return null;
     }
@@ -108,7 +111,9 @@
     if (url.username || url.password) return null;
     const hint = textFragmentOf(url.hash);
     // The raw pieces are kept as they are: going through searchParams would re-encode them all.
-    url.search = url.search.slice(1).split('&').filter((piece) => piece && !isTracking(piece)).join('&');
+    const query = url.search.slice(1).split('&').filter((piece) => piece && !isTracking(piece)).join('&');
+    // The setter drops one leading "?", which may be the query's own first character.
+    url.search = query && `?${query}`;
     url.hash = RULES.fragment.keep_plain ? url.hash.slice(1).split(':~:')[0] : '';
     return { url: url.href, hint };
   }
