@@ -109,6 +109,8 @@
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
     if (url.username || url.password) return null;
+    // Chromium lets a space into a host as "%20"; the URL Standard (and the companion) refuse it.
+    if (url.hostname.includes('%')) return null;
     const hint = textFragmentOf(url.hash);
     // The raw pieces are kept as they are: going through searchParams would re-encode them all.
     const query = url.search.slice(1).split('&').filter((piece) => piece && !isTracking(piece)).join('&');
