@@ -231,3 +231,66 @@ def test_split_groups_keep_an_article_and_a_cited_page_on_one_side():
         {"question": "Who wrote Hamlet?", "claim": "Shakespeare."},
     ]
     assert group_keys("attributionbench", ab) == ["what colour is the sky"] * 3 + ["who wrote hamlet?"]
+
+
+def test_meaning_pairs_keep_the_claims_words_on_the_page_with_the_right_label():
+    import random
+
+    from scripts import meaning_pairs as mp
+
+    rng = random.Random(0)
+    s = "The bridge was built by the city council in 1932."
+    clause = mp.parse(s)
+    assert clause == mp.Clause("The bridge", "was", "built by the city council in 1932")
+    assert mp.negate(clause) == "The bridge was not built by the city council in 1932."
+    assert mp.negate(mp.parse("The farm had two horses in the war years.")) == (
+        "The farm did not have two horses in the war years."
+    )
+    assert mp.parse("In 1932 the bridge was built by the council.") is None  # not the main clause
+    labels = {(kind, label) for _, _, label, kind in mp.myth(s, clause, rng)}
+    assert labels == {("myth_claim", "contradiction"), ("myth_fact", "entailment")}
+    for _ in range(4):  # both orientations: the myth may be the sentence or its negation
+        pairs = mp.myth(s, clause, rng)
+        claims = {label: claim for _, claim, label, _ in pairs}
+        negated = [c for c in claims.values() if " not " in c or " never " in c]
+        assert len(negated) == 1 and pairs[0][0] == pairs[1][0]
+        # The page holds the claim it contradicts (as the myth) and the one it supports (as the fact).
+        assert all(c.rstrip(".").lower()[4:] in pairs[0][0].lower() for c in claims.values())
+    [(page, claim, label, _)] = mp.direction("Profits rose 12 percent in 2020.", rng)
+    assert (page, claim, label) == (
+        "Profits rose 12 percent in 2020.",
+        "Profits fell 12 percent in 2020.",
+        "contradiction",
+    )
+    assert mp.direction("Profits did not rise in 2020.", rng) == []
+    pairs = mp.quantifier("The clinic treated 40 patients last year.", random.Random(1))
+    page = pairs[0][0]
+    assert page.startswith("The clinic treated ") and " of the 40 patients last year." in page
+    assert (pairs[0][1], pairs[0][2]) == (
+        "The clinic treated all 40 patients last year.",
+        "contradiction",
+    )
+    assert mp.quantifier("The race lasted 40 minutes in the rain.", rng) == []
+    for page, _claim, label, _ in mp.attribution(s, clause, random.Random(2)):
+        assert " that the bridge was built by the city council in 1932" in page
+        assert label in {"neutral", "contradiction", "entailment"}
+    [(page, claim, label, _)] = mp.scope(s, clause, rng)
+    assert "partly built" in page and label == "contradiction" and "built" in claim
+
+
+def test_meaning_pairs_are_seeded():
+    from scripts import meaning_pairs as mp
+
+    pages = [
+        (
+            "wice",
+            ["The bridge opened in 1932.", "The bridge was built by the city council in 1932.", "It is red."],
+        ),
+        (
+            "wice",
+            ["Sales rose 12 percent in 2020 after the merger.", "The clinic treated 40 patients last year."],
+        ),
+    ]
+    first = mp.generate(pages, per_kind=5, seed=3)
+    assert first == mp.generate(pages, per_kind=5, seed=3) and first
+    assert {r["label"] for r in first} <= {"entailment", "neutral", "contradiction"}
