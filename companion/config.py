@@ -1,7 +1,9 @@
-"""Every limit and setting of the companion, in one place, with the reason for each value.
+"""Every limit, setting and tuning constant of the companion, in one place, with its reason.
 
-Limits are `Final` constants (aiohttp habit); what a user may change per run lives in `Settings`,
-built once by the CLI and passed down explicitly (no global state).
+Limits are `Final` constants or frozen records (aiohttp habit); what a user may change per run
+lives in `Settings`, built once by the CLI and passed down explicitly (no global state). The
+lexical scorer's own weights (retrieve.py) and the sentence splitter's chunk size (segment.py)
+stay beside the code they shape, each with its reason.
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ __all__ = [
     "ALLOWED_CHROME_EXTENSION_IDS",
     "DEFAULT_MODEL_NAME",
     "DEFAULT_PORT",
+    "Judging",
     "Limits",
+    "Model",
     "Retrieval",
     "Settings",
     "config_dir",
@@ -41,7 +45,8 @@ class Limits:
     max_distinct_urls: int = 40
     max_url_chars: int = 2_048
     max_inline_source_bytes: int = 1024 * 1024
-    # Two verifications at once keep both cores busy; more would only queue inside onnxruntime.
+    # Two verifications at once keep both cores busy; more would only wait for the model's
+    # one-call-per-core pool (infer.py).
     max_concurrent_verifications: int = 2
     # Waiting requests beyond this get 429 at once instead of an unbounded queue.
     max_waiting_verifications: int = 4
@@ -54,6 +59,18 @@ class Limits:
     total_connections: int = 8
     # Text past this is almost always comments and footers; it only costs time.
     max_extracted_chars: int = 200_000
+    # PDF sources (issue 11). Reports run to tens of MB, mostly images; this bounds the download.
+    max_pdf_bytes: int = 20 * 1024 * 1024
+    # Pages read at most. Text past max_extracted_chars (~55 dense pages) ends the reading sooner.
+    max_pdf_pages: int = 500
+    # Reading stops after this and keeps the pages read so far: a long report must not stall the
+    # answer. PDFium reads ~15 dense pages per 100 ms here, so this is never reached by plain text.
+    pdf_read_budget_s: float = 5.0
+    # The child process that reads a PDF is killed past this: a page that never ends, a bomb.
+    pdf_timeout_s: float = 10.0
+    # Address space of that child. A 1 MB PDF can inflate to GBs of content stream (measured: a
+    # 4 MB one took 5 GB and 28 s in PDFium); the child dies instead of the companion.
+    pdf_memory_bytes: int = 1024 * 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +88,38 @@ class Retrieval:
     joined_sentences: int = 4
     # Sentences shorter than this are captions and menu items; they match everything.
     min_sentence_chars: int = 12
+
+
+@dataclass(frozen=True, slots=True)
+class Judging:
+    """How the judge reads the model's output. Part of the features version (combiner.py): a
+    change here changes what the calibrated weights mean, so the model must be recalibrated."""
+
+    # Share of the claim's content words a window must hold to be on topic, so that the model's
+    # "contradiction" can count (an unrelated page reads as contradiction to an SNLI-trained model).
+    on_topic: float = 0.3
+    # Windows read per source for each atomic claim: atoms are short, their evidence one sentence.
+    atom_windows: int = 3
+    # Most sentences quoted for one statement and source: a long claim is rarely backed by more,
+    # and a quote longer than that stops being a quote.
+    evidence_sentences: int = 5
+    # Characters of prefix / suffix around a quote, as W3C TextQuoteSelectors usually keep.
+    quote_context: int = 32
+    # Share of a claim's content words that another source's best window must hold before the
+    # model reads it for "found elsewhere" (issue 12): a source about something else costs no call.
+    elsewhere_on_topic: float = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class Model:
+    """How pairs reach onnxruntime (docs/benchmarks.md has the measurements)."""
+
+    # Pairs per call: bigger batches pad more, smaller ones pay more call overhead. 1024 padded
+    # tokens measured as fast as 4096 on 2 cores, and onnxruntime's arena keeps ~100-200 MB less.
+    batch_tokens: int = 1024
+    max_batch: int = 32
+    # Scored pairs kept in memory: a re-check of the same answer makes no model call.
+    cache_pairs: int = 50_000
 
 
 def config_dir() -> Path:

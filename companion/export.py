@@ -16,6 +16,7 @@ from .model import ModelConfig
 from .records import (
     CitationJudgment,
     Evidence,
+    FoundElsewhere,
     PageInfo,
     SourceResult,
     Started,
@@ -70,6 +71,17 @@ def _per_citation(cj: CitationJudgment) -> Json:
     return out
 
 
+def _found(found: FoundElsewhere) -> Json:
+    return {
+        "url": found.url,
+        "citation": found.citation.id if found.citation else None,
+        "marker": found.citation.marker if found.citation else None,
+        "judgment": found.judgment,
+        "score": found.score,
+        "evidence": [_evidence(e) for e in found.evidence],
+    }
+
+
 def _statement_line(result: StatementJudgment) -> Json:
     s = result.statement
     return {
@@ -85,6 +97,7 @@ def _statement_line(result: StatementJudgment) -> Json:
         "evidence_sentences": [e.text for e in result.evidence],
         "unsupported_assertions": list(result.unsupported_assertions),
         "claims": [{"text": c.text, "score": c.score, "supported": c.supported} for c in result.claims],
+        "found_elsewhere": [_found(f) for f in result.found_elsewhere],
     }
 
 
@@ -94,6 +107,8 @@ def _summary_line(summary: Summary, model: ModelConfig) -> Json:
         "citation_recall": summary.citation_recall,
         "citation_precision": summary.citation_precision,
         "counts": summary.counts,
+        "misplaced_citations": summary.misplaced_citations,
+        "uncited_but_supported": summary.uncited_but_supported,
         "elapsed_ms": summary.elapsed_ms,
         "model": {"name": model.name, "version": model.version},
     }
@@ -135,6 +150,7 @@ def audit_export(page: PageInfo, result: Json, model: ModelConfig) -> Json:
     """The audit export of a verify result (the plain-JSON form: statements, sources, summary)."""
     statements = result.get("statements", [])
     cards = [_card(statement, pc) for statement in statements for pc in statement.get("per_citation") or []]
+    elsewhere = [_elsewhere_card(s, found) for s in statements for found in s.get("found_elsewhere") or []]
     thresholds = model.thresholds
     return {
         "page": {
@@ -160,6 +176,24 @@ def audit_export(page: PageInfo, result: Json, model: ModelConfig) -> Json:
         "cards": cards,
         # Cards are one per statement × cited source; sentences citing nothing are listed here.
         "uncited_statements": [s["text"] for s in statements if not s.get("per_citation")],
+        # Support found in sources the statement does not cite: never mixed into `cards`.
+        "elsewhere": elsewhere,
+    }
+
+
+def _elsewhere_card(statement: Json, found: Json) -> Json:
+    """The five fields for a source the statement does not cite, and what it does cite."""
+    return {
+        "answer_statement": statement["text"],
+        "cited_url": found["url"],
+        "support_judgment": found["judgment"],
+        "evidence_sentences": [e["text"] for e in found["evidence"]],
+        "unsupported_assertions": [] if found["judgment"] == "complete_support" else [statement["text"]],
+        "cited_urls": list(dict.fromkeys(pc["url"] for pc in statement.get("per_citation") or [])),
+        "statement_index": statement["index"],
+        "statement_judgment": statement["judgment"],
+        "citation": found["citation"],
+        "score": found["score"],
     }
 
 

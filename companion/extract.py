@@ -3,7 +3,7 @@
 readability-lxml finds the article; when it keeps too little (short pages, unusual markup) the
 page's own text without navigation, scripts and forms is used instead. Offsets are into the
 extracted text, which is what quotes, prefix/suffix and `#:~:text=` fragments are built from.
-Pure text processing: the bytes come from fetch.
+Pure text processing: the bytes come from fetch. PDFs go to extract_pdf.
 """
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ import lxml.html
 from lxml import etree
 from readability import Document as Readable
 
+from .config import Limits
 from .errors import NotReadable
+from .extract_pdf import is_pdf, pdf_to_document
 from .records import Document, Fetched
 from .segment import sentences_of
 
@@ -108,7 +110,10 @@ def _meta_charset(body: bytes) -> str | None:
     return match.group(1).decode("ascii") if match else None
 
 
-def extract(fetched: Fetched, *, max_chars: int) -> Document:
+def extract(fetched: Fetched, *, max_chars: int, limits: Limits | None = None) -> Document:
+    """A fetched page or PDF as a Document; raises NotReadable. `limits` bound PDF reading."""
+    if is_pdf(fetched.content_type, fetched.body):
+        return pdf_to_document(fetched.url, fetched.body, limits or Limits(), max_chars=max_chars)
     text = decode(fetched)
     if fetched.content_type == "text/plain":
         return document_from_text(fetched.url, "", text[:max_chars])

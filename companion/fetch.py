@@ -3,8 +3,9 @@
 - Every address is vetted by companion.addresses: IP literals before the request, resolved names
   inside the resolver (so the connection is pinned to the vetted address), after every redirect.
 - Redirects are followed by hand (≤ 5), timeouts are short, the decoded body is capped (which also
-  stops decompression bombs), only text content types are read, no cookies, no proxy from the
-  environment, an honest User-Agent, and per-host connection limits.
+  stops decompression bombs), only text content types and PDFs (under their own, larger cap) are
+  read, no cookies, no proxy from the environment, an honest User-Agent, and per-host connection
+  limits.
 - A page that cannot be had becomes SourceUnavailable with a reason a reader understands.
 """
 
@@ -29,6 +30,7 @@ __all__ = ["USER_AGENT", "PageFetcher"]
 
 USER_AGENT = f"CiteLens/{__version__} (citation checker; fetches only pages an answer cites)"
 _TEXT_TYPES = frozenset({"text/html", "application/xhtml+xml", "text/plain"})
+_PDF_TYPES = frozenset({"application/pdf", "application/x-pdf"})
 _STATUS_REASONS = {
     401: "http 401 (login required)",
     402: "http 402 (paywalled)",
@@ -86,7 +88,7 @@ class PageFetcher:
             connector=connector,
             cookie_jar=aiohttp.DummyCookieJar(),
             trust_env=False,  # no proxy from the environment: it could route around the guard
-            headers={"User-Agent": USER_AGENT, "Accept": "text/html,application/xhtml+xml,text/plain;q=0.9"},
+            headers={"User-Agent": USER_AGENT, "Accept": "text/html,application/xhtml+xml,text/plain;q=0.9,application/pdf;q=0.8"},
             timeout=aiohttp.ClientTimeout(
                 total=self._limits.total_timeout_s,
                 connect=self._limits.connect_timeout_s,
@@ -149,9 +151,16 @@ class PageFetcher:
                 if response.status != 200:
                     raise SourceUnavailable(f"http {response.status} (no page content)")
                 content_type = response.content_type.lower()
+                if content_type in _PDF_TYPES:
+                    body = await self._read_capped(response, self._limits.max_pdf_bytes, "PDF")
+                    return Fetched(url, str(response.url), response.status, "application/pdf", body)
                 if content_type not in _TEXT_TYPES and content_type != "application/octet-stream":
                     raise NotReadable(f"not text ({content_type or 'no content type'})")
-                body = await self._read_capped(response)
+                body = await self._read_capped(response, self._limits.max_page_bytes, "page")
+                if content_type == "application/octet-stream" and body[:1024].lstrip().startswith(b"%PDF-"):
+                    if len(body) > self._limits.max_page_bytes:  # never: kept for the reader of this branch
+                        raise NotReadable("PDF too large")
+                    return Fetched(url, str(response.url), response.status, "application/pdf", body)
                 if content_type == "application/octet-stream" and not _looks_like_text(body):
                     raise NotReadable("not text (binary content)")
                 if b"\x00" in body[:4096]:
@@ -166,21 +175,20 @@ class PageFetcher:
                 )
         raise SourceUnavailable("too many redirects")
 
-    async def _read_capped(self, response: aiohttp.ClientResponse) -> bytes:
+    async def _read_capped(self, response: aiohttp.ClientResponse, cap: int, what: str) -> bytes:
         """The decoded body, stopping at the cap: a gzip bomb inflates here, not in memory."""
-        cap = self._limits.max_page_bytes
         declared = response.content_length
         if (
             declared is not None
             and declared > cap
             and "gzip" not in response.headers.get("Content-Encoding", "")
         ):
-            raise NotReadable(f"page too large ({declared // 1_000_000} MB)")
+            raise NotReadable(f"{what} too large ({declared // 1_000_000} MB)")
         chunks, size = [], 0
         async for chunk in response.content.iter_chunked(64 * 1024):
             size += len(chunk)
             if size > cap:
-                raise NotReadable(f"page too large (over {cap // 1_000_000} MB)")
+                raise NotReadable(f"{what} too large (over {cap // 1_000_000} MB)")
             chunks.append(chunk)
         return b"".join(chunks)
 

@@ -17,16 +17,12 @@ import numpy as np
 import onnxruntime as ort
 from tokenizers import Tokenizer
 
+from .config import Model
 from .errors import ModelUnavailable
 from .model import default_model_dir, load_config
 from .records import Entailment
 
 __all__ = ["OnnxNLI"]
-# Pairs per onnxruntime call: bigger batches pad more, smaller ones pay more call overhead.
-# 1024 measured as fast as 4096 on 2 cores, and onnxruntime's arena keeps ~100-200 MB less (benchmarks.md).
-_BATCH_TOKENS = 1024
-_MAX_BATCH = 32
-_CACHE_PAIRS = 50_000
 
 
 class OnnxNLI:
@@ -44,8 +40,9 @@ class OnnxNLI:
         model_dir: Path | None = None,
         *,
         threads: int = 0,
-        cache_pairs: int = _CACHE_PAIRS,
+        cache_pairs: int | None = None,
         max_batch: int | None = None,
+        tuning: Model | None = None,
     ):
         model_dir = model_dir or default_model_dir()
         self.config = load_config(model_dir)
@@ -68,11 +65,13 @@ class OnnxNLI:
         labels = self.config.labels
         self._contra = labels.index("contradiction") if "contradiction" in labels else None
         self._cache: OrderedDict[tuple[str, str], Entailment] = OrderedDict()
-        self._cache_size = cache_pairs
+        tuning = tuning or Model()
+        self._cache_size = tuning.cache_pairs if cache_pairs is None else cache_pairs
+        self._batch_tokens = tuning.batch_tokens
         # Dynamic int8 quantizes activations with one scale per call, taken over the whole batch:
         # a pair's score then depends on its batch mates (measured: 0.68 alone, 0.15 in a batch).
         # One pair per call makes every score a property of the pair alone. fp32 models batch safely.
-        self.max_batch = max_batch or (1 if self.config.quantization == "int8" else _MAX_BATCH)
+        self.max_batch = max_batch or (1 if self.config.quantization == "int8" else tuning.max_batch)
         self._lock = threading.Lock()
         self._pool = ThreadPoolExecutor(threads or _usable_cores(), thread_name_prefix="citelens-onnx")
         self.pairs_scored = 0  # model calls actually made, for the benchmark
@@ -121,14 +120,14 @@ class OnnxNLI:
         return [o for o in out if o is not None]
 
     def _batches(self, order: list[int], lengths: list[int]) -> Iterator[list[int]]:
-        """Consecutive runs of `order` that fit max_batch pairs and _BATCH_TOKENS padded tokens."""
+        """Consecutive runs of `order` that fit max_batch pairs and the batch's padded tokens."""
         start = 0
         while start < len(order):
             end = start + 1
             longest = lengths[order[start]]
             while end < len(order) and end - start < self.max_batch:
                 longest = max(longest, lengths[order[end]])
-                if longest * (end - start + 1) > _BATCH_TOKENS:
+                if longest * (end - start + 1) > self._batch_tokens:
                     break
                 end += 1
             yield order[start:end]

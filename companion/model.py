@@ -44,6 +44,7 @@ class ModelConfig:
     combiner_weights: tuple[float, ...] = ()
     combiner_bias: float = 0.0
     combiner_features: tuple[str, ...] = ()  # the names the weights were fitted to, in order
+    features_version: str = ""  # combiner.features_version() of the code that fitted them
     # What a second auditor compares to know whether a difference is expected (issue 16): the
     # weights' and the config's (thresholds, combiner) SHA-256.
     onnx_sha256: str = ""
@@ -90,6 +91,7 @@ def load_config(model_dir: Path) -> ModelConfig:
         combiner_weights=tuple(float(w) for w in combiner.get("weights", ())),
         combiner_bias=float(combiner.get("bias", 0.0)),
         combiner_features=tuple(str(f) for f in combiner.get("features", ())),
+        features_version=str(combiner.get("features_version", "")),
         onnx_sha256=_sha256(model_dir / "model.onnx"),
         config_sha256=hashlib.sha256(data).hexdigest(),
     )

@@ -15,14 +15,14 @@ import time
 from collections.abc import AsyncGenerator
 from concurrent.futures import Executor
 
+from .alce import summarize
 from .cache import PageCache
 from .config import Limits
 from .errors import SourceUnavailable
 from .extract import document_from_text, extract, html_to_document
-from .fetch import PageFetcher
 from .judge import Judge
 from .records import (
-    JUDGMENTS,
+    Citation,
     Document,
     InlineSource,
     SourceResult,
@@ -32,8 +32,9 @@ from .records import (
     VerifyRequest,
 )
 from .segment import statements as split_statements
+from .typedefs import SourceFetcher
 
-__all__ = ["Event", "SourceLoader", "Verifier", "summarize"]
+__all__ = ["Event", "SourceLoader", "Verifier"]
 
 # A page this short that talks about subscribing is a paywall or a login wall, not an article.
 _PAYWALL = re.compile(
@@ -52,7 +53,7 @@ class SourceLoader:
     """Each cited page as a Document: given inline, from the cache, or fetched and extracted."""
 
     def __init__(
-        self, fetcher: PageFetcher | None, cache: PageCache | None, limits: Limits, executor: Executor
+        self, fetcher: SourceFetcher | None, cache: PageCache | None, limits: Limits, executor: Executor
     ):
         self._fetcher = fetcher
         self._cache = cache
@@ -113,26 +114,39 @@ class Verifier:
         self._executor = judge_executor
 
     async def run(self, request: VerifyRequest) -> AsyncGenerator[Event, None]:
+        """Statements come out in answer order, each as soon as it can be final: a fully supported
+        one when its own sources are in; any other once every source is in, because it is then
+        also checked against the answer's other sources (found_elsewhere). What a statement gets
+        never depends on the order in which pages arrive (issue 16)."""
         started = time.perf_counter()
         statements = split_statements(request.answer_text, request.citations, request.page.query)
         urls = list(dict.fromkeys(c.url for s in statements for c in s.citations))
+        cited_by: dict[str, Citation] = {}
+        for citation in request.citations:
+            cited_by.setdefault(citation.url, citation)
         yield Started(len(statements), len(urls), tuple(urls))
         tasks = {asyncio.ensure_future(self.sources.load(u, request.sources.get(u))): u for u in urls}
         ready: dict[str, SourceResult] = {}
         waiting = list(statements)
         judged: list[StatementJudgment] = []
+        head: StatementJudgment | None = None
         loop = asyncio.get_running_loop()
         try:
             while waiting:
-                while waiting and all(c.url in ready for c in waiting[0].citations):
-                    statement = waiting.pop(0)
-                    result = await loop.run_in_executor(self._executor, self.judge.judge, statement, ready)
-                    judged.append(result)
-                    yield result
-                if not waiting:
-                    break
+                if head is None and all(c.url in ready for c in waiting[0].citations):
+                    head = await loop.run_in_executor(self._executor, self.judge.judge, waiting[0], ready)
+                if head is not None and (head.judgment == "complete_support" or not tasks):
+                    if head.judgment != "complete_support":
+                        head = await loop.run_in_executor(
+                            self._executor, self.judge.elsewhere, head, dict(ready), cited_by
+                        )
+                    judged.append(head)
+                    yield head
+                    waiting.pop(0)
+                    head = None
+                    continue
                 done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-                for task in done:
+                for task in sorted(done, key=lambda t: urls.index(tasks[t])):
                     source = task.result()
                     ready[tasks.pop(task)] = source
                     yield source
@@ -144,31 +158,3 @@ class Verifier:
             for task in tasks:
                 task.cancel()
         yield summarize(judged, int((time.perf_counter() - started) * 1000))
-
-
-def summarize(judged: list[StatementJudgment], elapsed_ms: int) -> Summary:
-    """Counts and ALCE citation recall / precision over the statements that could be checked.
-
-    ALCE counts a statement's citations as precise only when the statement is supported (recall 1)
-    and the citation is not irrelevant. Statements without citations, and inaccessible sources,
-    are left out of both figures: the verifiability study reports them separately.
-    """
-    counts: dict[str, int] = {j: 0 for j in JUDGMENTS}
-    recalls: list[int] = []
-    precise = cited = 0
-    for result in judged:
-        counts[result.judgment] += 1
-        if result.judgment in ("no_citation", "inaccessible"):
-            continue
-        recalls.append(result.recall)
-        for cj in result.per_citation:
-            if cj.judgment == "inaccessible":
-                continue
-            cited += 1
-            precise += int(bool(result.recall) and not cj.irrelevant)
-    return Summary(
-        counts=counts,
-        citation_recall=round(sum(recalls) / len(recalls), 4) if recalls else None,
-        citation_precision=round(precise / cited, 4) if cited else None,
-        elapsed_ms=elapsed_ms,
-    )

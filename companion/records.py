@@ -19,6 +19,7 @@ __all__ = [
     "Entailment",
     "Evidence",
     "Fetched",
+    "FoundElsewhere",
     "InlineSource",
     "Judgment",
     "PageInfo",
@@ -112,6 +113,7 @@ class Sentence:
     text: str
     start: int  # [start, end) in Document.text
     end: int
+    page: int | None = None  # 1-based page of a PDF source; None for web pages
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +173,10 @@ class Summary:
     citation_recall: float | None
     citation_precision: float | None
     elapsed_ms: int
+    # Found elsewhere (issue 12): statements supported only by a source they do not cite, and
+    # statements citing nothing that a source of the answer supports.
+    misplaced_citations: int = 0
+    uncited_but_supported: int = 0
 
 
 # --- judge -------------------------------------------------------------------------------------
@@ -188,6 +194,7 @@ class Evidence:
     fragment_url: str
     sentence_index: int
     url: str = ""
+    page: int | None = None  # the quote's PDF page, which fragment_url opens (`#page=N`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,6 +221,19 @@ class CitationJudgment:
 
 
 @dataclass(frozen=True, slots=True)
+class FoundElsewhere:
+    """Support for a statement in a source of the answer that it does not cite, recorded apart from
+    its own verdict (ALCE and the verifiability study judge only the cited sources): it tells a
+    misplaced citation from a claim no source makes."""
+
+    url: str
+    citation: Citation | None  # the answer's first citation that points there
+    judgment: Judgment  # complete_support or partial_support
+    score: float
+    evidence: tuple[Evidence, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class StatementJudgment:
     statement: Statement
     judgment: Judgment
@@ -224,7 +244,8 @@ class StatementJudgment:
     claims: tuple[AtomicClaim, ...]
     # ALCE: 1 when the joined evidence of all citations entails the statement.
     recall: int
-    features: tuple[float, ...] = ()  # the combiner's inputs (judge.FEATURES), for the audit
+    features: tuple[float, ...] = ()  # the combiner's inputs (combiner.FEATURES), for the audit
+    found_elsewhere: tuple[FoundElsewhere, ...] = ()  # best first; only for statements not fully supported
 
     @property
     def unsupported_assertions(self) -> tuple[str, ...]:

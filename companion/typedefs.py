@@ -1,7 +1,8 @@
 """Protocols between the stages, so that I/O and the model can be swapped (httpx habit).
 
 Only companion.infer imports onnxruntime and only companion.fetch does network I/O; everything
-else receives them through these interfaces. Unit tests may pass a deterministic NLI backend.
+else receives them through these interfaces. The fast unit tests pass a deterministic NLI backend
+and an in-memory fetcher (tests/companion/fakes.py).
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from .records import Entailment, SourceResult
+from .records import Entailment, Fetched
 
 __all__ = ["NLIBackend", "SourceFetcher"]
 
@@ -21,6 +22,6 @@ class NLIBackend(Protocol):
 
 
 class SourceFetcher(Protocol):
-    """Gets a cited page and turns it into a Document, or says why it cannot."""
+    """Gets a cited page's bytes, or raises companion.errors.SourceUnavailable saying why."""
 
-    async def get(self, url: str) -> SourceResult: ...
+    async def fetch(self, url: str) -> Fetched: ...

@@ -2,7 +2,7 @@
 
 Runs the companion's own judge on the calib parts (scripts/make_splits.py) of AttributionBench and
 WiCE, then:
-- fits a small L2-regularised logistic regression from judge.FEATURES to "fully supported"
+- fits a small L2-regularised logistic regression from combiner.FEATURES to "fully supported"
   (both sets pooled, each weighted equally);
 - sets `contradiction`, the bar for flagging a statement as contradicted, on pairs labelled
   contradiction (SNLI test): the lowest bar at which >= 95% of the flags are right. The citation
@@ -28,7 +28,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from companion.infer import OnnxNLI
-from companion.judge import FEATURES, Judge, decide
+from companion.combiner import FEATURES, decide, features_version
+from companion.judge import Judge
 from companion.model import Thresholds
 from scripts.datasets import examples, read_rows
 from scripts.evaluate import balanced_accuracy, macro_f1
@@ -119,7 +120,7 @@ def main() -> None:
             r["atoms"] = [float(1 / (1 + np.exp(-(bias + np.dot(weights, f))))) for f in r["atom_features"]]
 
     def labels(rows: list[dict], t: Thresholds) -> list[str]:
-        return [decide(r["p"], r["atoms"], r["contradiction"] >= t.contradiction, t) for r in rows]
+        return [decide(r["p"], r["atoms"], r["contradiction"] >= t.contradiction, t).judgment for r in rows]
 
     def mean_ba(t: Thresholds) -> float:
         return float(
@@ -162,6 +163,7 @@ def main() -> None:
     config["thresholds"] = thresholds
     config["combiner"] = {
         "features": list(FEATURES),
+        "features_version": features_version(judge.retrieval, judge.judging),
         "weights": [round(float(v), 6) for v in weights],
         "bias": round(float(bias), 6),
     }

@@ -1,0 +1,140 @@
+"""From what the model read to a support label: features, the calibrated score, and `decide`.
+
+The combiner is a small logistic model (scripts/calibrate.py fits it on held-out citation data)
+over the model's best entailment and cheap lexical features. Its weights only mean something for
+the features they were fitted to, so the model's config records the features' names and a
+version that fingerprints everything that defines them (stemmer, stop words, retrieval and
+judging settings); a config fitted to anything else is refused in words.
+
+`decide` turns the score and the atomic claims' scores into the verifiability study's labels
+(complete / partial / no support), FActScore-style: a statement of several facts is only as
+supported as its facts, and the facts it lacks are named. Pure: no I/O, no model.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .config import Judging, Retrieval
+from .errors import ModelUnavailable
+from .model import ModelConfig, Thresholds
+from .records import Judgment
+from .retrieve import STOPWORDS, content_terms, overlap
+
+__all__ = ["FEATURES", "Combiner", "Verdict", "decide", "features_version"]
+
+# The combiner's inputs, in order (scripts/calibrate.py fits one weight per name). Contradiction is
+# not one: it has its own flag and bar, and fitted on 303 calib examples its weight learned that an
+# on-topic window "contradicts" on WiCE, which cost the combined score 2.7 points of held WiCE AUC
+# once the model read negated pages (cross-validated on calib, these four ranked best for both models).
+FEATURES = (
+    "max_entailment_logit",
+    "coverage",
+    "missing_numbers",
+    "missing_names",
+)
+# Word forms whose terms show what the stemmer and the stop words do: a change to either changes
+# this text's terms, and so the features version.
+_PROBE = (
+    "The colonies' queens were laying 2,000 eggs daily; studies found no link, and it isn't "
+    "unusually fast. Running, ran, runs: women's bodies, studied classes, 3.5 per cent in 1889."
+)
+
+
+def features_version(retrieval: Retrieval, judging: Judging) -> str:
+    """A short fingerprint of everything that defines the features the weights were fitted to."""
+    defining = {
+        "features": FEATURES,
+        "stopwords": sorted(STOPWORDS),
+        "probe_terms": content_terms(_PROBE),
+        "retrieval": dataclasses.asdict(retrieval),
+        # What the contradiction flag and the atoms' features read; quoting settings do not count.
+        "judging": {"on_topic": judging.on_topic, "atom_windows": judging.atom_windows},
+    }
+    return hashlib.sha256(json.dumps(defining, sort_keys=True).encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """A support label and the atomic claims (by index) it leaves unsupported.
+
+    Never contradicts itself: complete leaves nothing unsupported, partial leaves some facts
+    supported and some not, no support leaves every fact unsupported."""
+
+    judgment: Judgment
+    unsupported: tuple[int, ...]
+
+
+def decide(score: float, atoms: Sequence[float], contradicted: bool, thresholds: Thresholds) -> Verdict:
+    """The support label from the combined score and the atomic claims' scores.
+
+    One fact (or no atoms): complete at `complete` and partial at `partial`, unless a source
+    contradicts it. Several facts (FActScore): each is supported at `claim`; all supported is
+    complete, some is partial, none is no support; a contradiction (the verifiability study flags
+    those) rules out complete, and if it leaves no fact unsupported it is no support, since the
+    source says otherwise about the statement as a whole. scripts/calibrate.py searches the
+    thresholds with this same function.
+    """
+    if len(atoms) <= 1:
+        if not contradicted and score >= thresholds.complete:
+            return Verdict("complete_support", ())
+        if not contradicted and score >= thresholds.partial:
+            return Verdict("partial_support", (0,))
+        return Verdict("no_support", (0,))
+    every = tuple(range(len(atoms)))
+    unsupported = tuple(i for i, a in enumerate(atoms) if a < thresholds.claim)
+    if not unsupported:
+        return Verdict("no_support", every) if contradicted else Verdict("complete_support", ())
+    if len(unsupported) < len(atoms):
+        return Verdict("partial_support", unsupported)
+    return Verdict("no_support", every)
+
+
+class Combiner:
+    """The calibrated probability that cited text fully supports a claim, from its features."""
+
+    def __init__(self, model: ModelConfig, retrieval: Retrieval, judging: Judging):
+        self.weights = model.combiner_weights
+        self.bias = model.combiner_bias
+        self.version = features_version(retrieval, judging)
+        if not self.weights:
+            return
+        fix = f"rerun scripts/calibrate.py --model {model.path}"
+        if model.combiner_features != FEATURES:
+            raise ModelUnavailable(
+                f"{model.path / 'config.json'}: its combiner was fitted to {list(model.combiner_features)}, "
+                f"this CiteLens reads {list(FEATURES)}; {fix}"
+            )
+        if model.features_version != self.version:
+            raise ModelUnavailable(
+                f"{model.path / 'config.json'}: its combiner was fitted to features version "
+                f"{model.features_version or '(none recorded)'}, this CiteLens computes version "
+                f"{self.version} (the stemmer, stop words, retrieval or judging settings changed); {fix}"
+            )
+
+    @staticmethod
+    def features(
+        text: str, evidence_texts: Sequence[str], whole_texts: Sequence[str], best: float
+    ) -> list[float]:
+        """FEATURES for a claim as written (`text`) against the top evidence of its sources and
+        their whole texts, with the model's best entailment probability over them."""
+        top = overlap(text, " ".join(evidence_texts))
+        anywhere = overlap(text, " ".join(whole_texts))
+        return [_logit(best), top.coverage, anywhere.missing_numbers, anywhere.missing_names]
+
+    def score(self, features: Sequence[float]) -> float:
+        if not self.weights:  # an uncalibrated model: its own best entailment probability
+            z = features[0]
+        else:
+            z = self.bias + sum(w * f for w, f in zip(self.weights, features, strict=True))
+        return 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-4), 1 - 1e-4)
+    return math.log(p / (1 - p))

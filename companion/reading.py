@@ -1,0 +1,115 @@
+"""What the NLI model reads of each cited source for one claim, and what it says.
+
+Retrieval ranks a source's windows for the claim; the best few, and the joined top sentences,
+are scored as (premise = source text, hypothesis = claim) pairs in one call to the backend, so
+the backend batches and caches across sources. No I/O: documents arrive read, the model behind
+the NLIBackend protocol.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from .config import Judging, Retrieval
+from .records import Document, Entailment, Window
+from .retrieve import overlap, rank_windows, top_sentences
+from .typedefs import NLIBackend
+
+__all__ = ["SourceReading", "read_sources"]
+
+_NO_SCORE = Entailment(0.0, 1.0, 0.0)
+
+
+@dataclass(frozen=True, slots=True)
+class SourceReading:
+    """The windows the model read in one source for one claim, and its scores for each."""
+
+    url: str
+    document: Document
+    windows: tuple[Window, ...]
+    window_scores: tuple[Entailment, ...]
+    joined_text: str
+    joined_score: Entailment
+    on_topic: tuple[bool, ...]  # per window: does it hold enough of the claim's words to contradict it?
+
+    @property
+    def best_entailment(self) -> float:
+        return max([s.entailment for s in self.window_scores] + [self.joined_score.entailment])
+
+    @property
+    def contradiction(self) -> float:
+        """Contradiction by a window that is about the claim: an unrelated page reads as
+        "contradiction" to an SNLI-trained model, but it only fails to support."""
+        return max([s.contradiction for s, t in zip(self.window_scores, self.on_topic) if t], default=0.0)
+
+    def contradicting_window(self) -> Window | None:
+        """The shortest on-topic window among those that contradict the claim the most."""
+        relevant = [(w, s) for w, s, t in zip(self.windows, self.window_scores, self.on_topic) if t]
+        if not relevant:
+            return None
+        top = max(s.contradiction for _, s in relevant)
+        return min((w for w, s in relevant if s.contradiction >= top - 0.05), key=lambda w: w.last - w.first)
+
+    def best_window(self) -> Window | None:
+        """The window the model found most entailing (first ranked on ties)."""
+        if not self.windows:
+            return None
+        best = max(range(len(self.windows)), key=lambda i: (self.window_scores[i].entailment, -i))
+        return self.windows[best]
+
+    @property
+    def first_reading(self) -> Entailment:
+        """The model's 3-way reading of the best-ranked window, before any gating or combining."""
+        return self.window_scores[0] if self.window_scores else self.joined_score
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    url: str
+    document: Document
+    windows: tuple[Window, ...]
+    joined: str
+
+
+def read_sources(
+    nli: NLIBackend,
+    claim: str,
+    documents: Sequence[tuple[str, Document, str]],
+    retrieval: Retrieval,
+    judging: Judging,
+    *,
+    limit: int | None = None,
+) -> dict[str, SourceReading]:
+    """Each (url, document, hint) read for `claim`, with one backend call for all of them."""
+    plans = []
+    for url, document, hint in documents:
+        found = rank_windows(
+            document,
+            claim,
+            limit=limit or retrieval.candidates,
+            max_sentences=retrieval.max_window_sentences,
+            min_chars=retrieval.min_sentence_chars,
+            hint=hint,
+        )
+        top = top_sentences(found, retrieval.joined_sentences)
+        joined = " ".join(document.sentences[i].text for i in top)
+        plans.append(_Plan(url, document, tuple(found), joined))
+    pairs = [(w.text, claim) for plan in plans for w in plan.windows]
+    pairs += [(plan.joined, claim) for plan in plans if plan.joined]
+    scores = iter(nli.score(pairs))
+    # Pairs went in plan by plan, windows first, then the joined texts: taken back in that order.
+    own = [tuple(_take(scores, len(plan.windows))) for plan in plans]
+    readings: dict[str, SourceReading] = {}
+    for plan, window_scores in zip(plans, own, strict=True):
+        joined_score = next(scores) if plan.joined else _NO_SCORE
+        on_topic = tuple(overlap(claim, w.text).coverage >= judging.on_topic for w in plan.windows)
+        readings[plan.url] = SourceReading(
+            plan.url, plan.document, plan.windows, window_scores, plan.joined, joined_score, on_topic
+        )
+    return readings
+
+
+def _take(scores: Iterator[Entailment], count: int) -> Iterator[Entailment]:
+    for _ in range(count):
+        yield next(scores)

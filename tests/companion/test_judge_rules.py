@@ -1,0 +1,215 @@
+"""The judge's rules without the model: `decide` as a table, the features version, found
+elsewhere, and the pipeline's order, with the deterministic backend and fetcher of fakes.py."""
+
+from __future__ import annotations
+
+import dataclasses
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from companion.combiner import Combiner, decide, features_version
+from companion.config import Judging, Limits, Retrieval
+from companion.errors import ModelUnavailable
+from companion.extract import document_from_passages
+from companion.judge import Judge
+from companion.model import Thresholds
+from companion.pipeline import SourceLoader, Verifier
+from companion.records import (
+    Citation,
+    PageInfo,
+    SourceResult,
+    Statement,
+    StatementJudgment,
+    Summary,
+    VerifyRequest,
+)
+
+from .fakes import MemoryFetcher, WordNLI, fake_model
+
+T = Thresholds(complete=0.5, partial=0.25, claim=0.5, contradiction=0.9)
+
+
+@pytest.mark.parametrize(
+    ("score", "atoms", "contradicted", "judgment", "unsupported"),
+    [
+        # one fact: the score decides, a contradiction rules out support
+        (0.8, [], False, "complete_support", ()),
+        (0.8, [0.8], False, "complete_support", ()),
+        (0.3, [0.3], False, "partial_support", (0,)),
+        (0.1, [0.1], False, "no_support", (0,)),
+        (0.8, [0.8], True, "no_support", (0,)),
+        (0.3, [], True, "no_support", (0,)),
+        # several facts (FActScore): as supported as its facts
+        (0.9, [0.9, 0.9], False, "complete_support", ()),
+        (0.4, [0.6, 0.7], False, "complete_support", ()),  # was partial with nothing unsupported
+        (0.9, [0.9, 0.1], False, "partial_support", (1,)),
+        (0.2, [0.1, 0.6, 0.2], False, "partial_support", (0, 2)),
+        (0.9, [0.1, 0.2], False, "no_support", (0, 1)),
+        (0.9, [0.9, 0.1], True, "partial_support", (1,)),
+        (0.9, [0.9, 0.9], True, "no_support", (0, 1)),  # the source says otherwise as a whole
+    ],
+)
+def test_decide_table(score, atoms, contradicted, judgment, unsupported):
+    verdict = decide(score, atoms, contradicted, T)
+    assert (verdict.judgment, verdict.unsupported) == (judgment, unsupported)
+
+
+@given(
+    score=st.floats(0, 1),
+    atoms=st.lists(st.floats(0, 1), max_size=6),
+    contradicted=st.booleans(),
+)
+def test_a_verdict_never_contradicts_itself(score, atoms, contradicted):
+    verdict = decide(score, atoms, contradicted, T)
+    facts = max(1, len(atoms))
+    if verdict.judgment == "complete_support":
+        assert verdict.unsupported == () and not contradicted
+    elif verdict.judgment == "partial_support":
+        assert len(verdict.unsupported) > 0 and (facts == 1 or len(verdict.unsupported) < facts)
+    else:
+        assert len(verdict.unsupported) == facts
+
+
+def test_a_combiner_fitted_to_another_features_version_is_refused_in_words():
+    version = features_version(Retrieval(), Judging())
+    fitted = dataclasses.replace(
+        fake_model(),
+        combiner_weights=(1.0, 1.0, 1.0, 1.0),
+        combiner_features=("max_entailment_logit", "coverage", "missing_numbers", "missing_names"),
+        features_version=version,
+    )
+    Combiner(fitted, Retrieval(), Judging())  # the settings it was fitted with: accepted
+    assert features_version(Retrieval(joined_sentences=2), Judging()) != version
+    with pytest.raises(ModelUnavailable, match=r"features version .*rerun scripts/calibrate\.py"):
+        Combiner(fitted, Retrieval(joined_sentences=2), Judging())
+    with pytest.raises(ModelUnavailable, match=r"features version"):
+        Combiner(fitted, Retrieval(), Judging(on_topic=0.5))
+
+
+# --- the judge with the word backend --------------------------------------------------------------
+
+BEES = "https://bees.example/colony"
+SUN = "https://garden.example/tomatoes"
+MYTH = "https://myths.example/bees"
+PAGES = {
+    BEES: ["A colony has a single queen.", "The queen lays up to 2,000 eggs a day.", "Drones do not sting."],
+    SUN: ["Tomatoes need six hours of direct sun a day.", "Water them deeply twice a week."],
+    MYTH: ["Bees are not deaf to sound.", "Queens mate in flight with many drones."],
+}
+
+
+def sources() -> dict[str, SourceResult]:
+    return {u: SourceResult(u, document_from_passages(u, "t", p)[0]) for u, p in PAGES.items()}
+
+
+def statement(text: str, *urls: str, index: int = 0) -> Statement:
+    cites = tuple(Citation(f"c{i}", str(i + 1), u, len(text)) for i, u in enumerate(urls))
+    return Statement(index, text, (0, len(text)), cites)
+
+
+def cited_by() -> dict[str, Citation]:
+    return {u: Citation(f"a{i}", str(i + 1), u, 0) for i, u in enumerate(PAGES)}
+
+
+@pytest.fixture
+def judge() -> Judge:
+    return Judge(WordNLI(), fake_model())
+
+
+def test_a_fact_the_source_lacks_is_named_and_the_claims_agree_with_the_verdict(judge):
+    result = judge.judge(statement("A colony has a single queen, and drones make honey.", BEES), sources())
+    assert result.judgment == "partial_support"
+    assert result.unsupported_assertions == ("Drones make honey.",)
+    assert [c.supported for c in result.claims] == [True, False]
+    assert result.per_citation[0].unsupported == ("Drones make honey.",)
+
+
+def test_a_statement_cited_to_the_wrong_source_is_found_in_the_right_one(judge):
+    all_sources = sources()
+    result = judge.judge(statement("Tomatoes need six hours of direct sun a day.", BEES), all_sources)
+    assert result.judgment != "complete_support"
+    found = judge.elsewhere(result, all_sources, cited_by()).found_elsewhere
+    assert [(f.url, f.judgment, f.citation.id if f.citation else None) for f in found] == [
+        (SUN, "complete_support", "a1")
+    ]
+    assert found[0].evidence[0].text == PAGES[SUN][0]
+
+
+def test_a_statement_citing_nothing_is_found_where_a_source_supports_it(judge):
+    result = judge.judge(statement("The queen lays up to 2,000 eggs a day."), sources())
+    assert result.judgment == "no_citation"
+    assert [f.url for f in judge.elsewhere(result, sources(), cited_by()).found_elsewhere] == [BEES]
+
+
+def test_nothing_is_found_for_a_claim_a_source_refutes_or_no_source_makes(judge):
+    for text in ("Bees are deaf to sound.", "Bees dance to show where water is."):
+        result = judge.judge(statement(text, SUN), sources())
+        assert judge.elsewhere(result, sources(), cited_by()).found_elsewhere == (), text
+
+
+def test_sources_off_topic_cost_no_model_call(judge):
+    result = judge.judge(statement("Penguins live in Antarctica.", SUN), sources())
+    nli = judge.nli
+    assert isinstance(nli, WordNLI)
+    before = len(nli.pairs)
+    assert judge.elsewhere(result, sources(), cited_by()).found_elsewhere == ()
+    assert len(nli.pairs) == before
+
+
+def test_a_fully_supported_statement_is_not_looked_for_elsewhere(judge):
+    result = judge.judge(statement("A colony has a single queen.", BEES), sources())
+    assert result.judgment == "complete_support"
+    assert judge.elsewhere(result, sources(), cited_by()) is result
+
+
+# --- the pipeline: answer order, and the same result whatever the arrival order --------------------
+
+
+def html(url: str) -> str:
+    return "<html><body><article>" + "".join(f"<p>{s}</p>" for s in PAGES[url]) + "</article></body></html>"
+
+
+ANSWER = [
+    ("A colony has a single queen.", (BEES,)),
+    ("Tomatoes need six hours of direct sun a day.", (BEES,)),
+    ("The queen lays up to 2,000 eggs a day.", ()),
+    ("Queens mate in flight with many drones.", (MYTH,)),
+]
+
+
+def request() -> VerifyRequest:
+    text, citations = "", []
+    for sentence, urls in ANSWER:
+        text += (" " if text else "") + sentence
+        citations += [Citation(f"c{len(citations)}", "1", u, len(text)) for u in urls]
+    return VerifyRequest(PageInfo(), text, tuple(citations))
+
+
+async def verify(delays: dict[str, float]) -> list[object]:
+    fetcher = MemoryFetcher({u: html(u) for u in PAGES}, delays)
+    with ThreadPoolExecutor(2) as pool:
+        verifier = Verifier(Judge(WordNLI(), fake_model()), SourceLoader(fetcher, None, Limits(), pool), pool)
+        return [event async for event in verifier.run(request())]
+
+
+async def test_statements_come_in_answer_order_with_found_elsewhere_whatever_the_arrival_order():
+    fast_first = await verify({BEES: 0.0, MYTH: 0.05})
+    slow_first = await verify({BEES: 0.1, MYTH: 0.0})
+    judged = [e for e in fast_first if isinstance(e, StatementJudgment)]
+    assert [j.statement.index for j in judged] == [0, 1, 2, 3]
+    assert [j.judgment for j in judged] == ["complete_support", "no_support", "no_citation", "complete_support"]
+    assert [f.url for f in judged[1].found_elsewhere] == []  # the tomato page was cited by nothing
+    assert [f.url for f in judged[2].found_elsewhere] == [BEES]
+    assert [e for e in slow_first if isinstance(e, StatementJudgment)] == judged
+    summaries = [e for e in fast_first + slow_first if isinstance(e, Summary)]
+    assert [(s.misplaced_citations, s.uncited_but_supported) for s in summaries] == [(0, 1), (0, 1)]
+
+
+async def test_a_statement_that_needs_every_source_still_streams_after_its_own():
+    events = await verify({BEES: 0.0, MYTH: 0.2})
+    kinds = [type(e).__name__ + (f":{e.url}" if isinstance(e, SourceResult) else "") for e in events]
+    # The supported first statement does not wait for the slow page; the second does.
+    assert kinds.index("StatementJudgment") < kinds.index(f"SourceResult:{MYTH}")
