@@ -27,8 +27,8 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from companion.infer import OnnxNLI
 from companion.combiner import FEATURES, decide, features_version
+from companion.infer import OnnxNLI
 from companion.judge import Judge
 from companion.model import Thresholds
 from scripts.datasets import examples, read_rows

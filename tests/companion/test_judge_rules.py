@@ -200,7 +200,8 @@ async def test_statements_come_in_answer_order_with_found_elsewhere_whatever_the
     slow_first = await verify({BEES: 0.1, MYTH: 0.0})
     judged = [e for e in fast_first if isinstance(e, StatementJudgment)]
     assert [j.statement.index for j in judged] == [0, 1, 2, 3]
-    assert [j.judgment for j in judged] == ["complete_support", "no_support", "no_citation", "complete_support"]
+    expected = ["complete_support", "no_support", "no_citation", "complete_support"]
+    assert [j.judgment for j in judged] == expected
     assert [f.url for f in judged[1].found_elsewhere] == []  # the tomato page was cited by nothing
     assert [f.url for f in judged[2].found_elsewhere] == [BEES]
     assert [e for e in slow_first if isinstance(e, StatementJudgment)] == judged
