@@ -10,7 +10,10 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "companion"
 MODULES = sorted(p.stem for p in PACKAGE.glob("*.py") if p.stem != "__init__")
-PURE = {"segment", "retrieve", "claims", "judge", "extract", "capture", "addresses", "records", "export"}
+PURE = {
+    "segment", "retrieve", "claims", "reading", "combiner", "evidence", "alce", "judge", "extract",
+    "capture", "urls", "weburl", "addresses", "records", "export",
+}
 ONLY = {"onnxruntime": {"infer"}, "aiohttp": {"fetch", "server", "cli"}, "sqlite3": {"cache"}}
 
 
