@@ -31,6 +31,7 @@ __all__ = ["USER_AGENT", "PageFetcher"]
 USER_AGENT = f"CiteLens/{__version__} (citation checker; fetches only pages an answer cites)"
 _TEXT_TYPES = frozenset({"text/html", "application/xhtml+xml", "text/plain"})
 _PDF_TYPES = frozenset({"application/pdf", "application/x-pdf"})
+_ACCEPT = "text/html,application/xhtml+xml,text/plain;q=0.9,application/pdf;q=0.8"
 _STATUS_REASONS = {
     401: "http 401 (login required)",
     402: "http 402 (paywalled)",
@@ -88,7 +89,7 @@ class PageFetcher:
             connector=connector,
             cookie_jar=aiohttp.DummyCookieJar(),
             trust_env=False,  # no proxy from the environment: it could route around the guard
-            headers={"User-Agent": USER_AGENT, "Accept": "text/html,application/xhtml+xml,text/plain;q=0.9,application/pdf;q=0.8"},
+            headers={"User-Agent": USER_AGENT, "Accept": _ACCEPT},
             timeout=aiohttp.ClientTimeout(
                 total=self._limits.total_timeout_s,
                 connect=self._limits.connect_timeout_s,
@@ -158,8 +159,7 @@ class PageFetcher:
                     raise NotReadable(f"not text ({content_type or 'no content type'})")
                 body = await self._read_capped(response, self._limits.max_page_bytes, "page")
                 if content_type == "application/octet-stream" and body[:1024].lstrip().startswith(b"%PDF-"):
-                    if len(body) > self._limits.max_page_bytes:  # never: kept for the reader of this branch
-                        raise NotReadable("PDF too large")
+                    # A PDF served as "binary" is known only once read, so it had the page cap.
                     return Fetched(url, str(response.url), response.status, "application/pdf", body)
                 if content_type == "application/octet-stream" and not _looks_like_text(body):
                     raise NotReadable("not text (binary content)")
