@@ -3,6 +3,8 @@
 `running_companion` serves it inside the test's event loop; `ThreadedCompanion` serves it from a
 thread with its own loop, for synchronous tests (hypothesis drives plain functions best). The
 socket is bound before the app is built, because the Host guard needs the port in Settings.
+`companion_process` runs the real `citelens serve` command instead, for what only a process of its
+own shows (its hash seed, its start-up).
 """
 
 from __future__ import annotations
@@ -13,11 +15,17 @@ import dataclasses
 import http.client
 import os
 import socket
+import subprocess
+import sys
+import tempfile
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import aiohttp
+import pytest
 from aiohttp import web
 
 from companion.config import Settings
@@ -25,7 +33,16 @@ from companion.model import default_model_dir
 from companion.runtime import Runtime
 from companion.server import make_app
 
-__all__ = ["TOKEN", "Live", "ThreadedCompanion", "find_model_dir", "raw_request", "running_companion"]
+__all__ = [
+    "TOKEN",
+    "Live",
+    "ThreadedCompanion",
+    "companion_process",
+    "find_model_dir",
+    "post_json",
+    "raw_request",
+    "running_companion",
+]
 
 TOKEN = "reliability-tests-token-0123456789abcdef"
 _REPO = Path(__file__).resolve().parents[2]
@@ -149,3 +166,50 @@ def raw_request(
         return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
     finally:
         conn.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def companion_process(seed: int, allow_private: Sequence[str] = ()) -> Iterator[tuple[int, str]]:
+    """A real `citelens serve` process with its own config folder and hash seed: (port, token)."""
+    citelens = Path(sys.executable).with_name("citelens")
+    with tempfile.TemporaryDirectory() as home:
+        env = dict(os.environ, XDG_CONFIG_HOME=home, HOME=home, PYTHONHASHSEED=str(seed))
+        port = _free_port()
+        process = subprocess.Popen(
+            [str(citelens), "serve", "--port", str(port)]
+            + [arg for address in allow_private for arg in ("--allow-private", address)],
+            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        )
+        try:
+            token = subprocess.run(
+                [str(citelens), "token"], env=env, capture_output=True, text=True, check=True
+            ).stdout.split()[-1]
+            yield port, token
+        finally:
+            crashed = process.poll() is not None
+            process.terminate()
+            _, stderr = process.communicate(timeout=30)
+            if crashed:
+                pytest.fail(f"citelens serve (seed {seed}) died ({process.returncode}): {stderr[-2000:]!r}")
+
+
+async def post_json(port: int, token: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    headers = {"X-CiteLens-Token": token}
+    async with aiohttp.ClientSession() as session:
+        for _ in range(240):  # the model loads in a few seconds; health answers before the token
+            try:
+                async with session.get(f"http://127.0.0.1:{port}/v1/health") as r:
+                    if r.status == 200:
+                        break
+            except aiohttp.ClientConnectionError:
+                await asyncio.sleep(0.25)
+        async with session.post(f"http://127.0.0.1:{port}{path}", json=body, headers=headers) as r:
+            assert r.status == 200, await r.text()
+            result: dict[str, Any] = await r.json()
+            return result

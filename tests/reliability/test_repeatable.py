@@ -12,22 +12,17 @@ statements, scores, evidence, summary and audit cards (only the elapsed time may
 from __future__ import annotations
 
 import asyncio
-import os
 import random
-import socket
-import subprocess
-import sys
-import tempfile
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import aiohttp
 import pytest
 from aiohttp import web
 
 from .hostile_site import serve_app
+from .live_companion import companion_process, post_json
 
 pytestmark = pytest.mark.slow
 
@@ -94,52 +89,6 @@ async def _slow_site(delays: dict[str, float]) -> AsyncIterator[int]:
         yield port
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@contextmanager
-def _companion(seed: int, site_port: int) -> Iterator[tuple[int, str]]:
-    """A real `citelens serve` process with its own config folder and hash seed."""
-    citelens = Path(sys.executable).with_name("citelens")
-    with tempfile.TemporaryDirectory() as home:
-        env = dict(os.environ, XDG_CONFIG_HOME=home, HOME=home, PYTHONHASHSEED=str(seed))
-        port = _free_port()
-        process = subprocess.Popen(
-            [str(citelens), "serve", "--port", str(port), "--allow-private", f"127.0.0.1:{site_port}"],
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        )
-        try:
-            token = subprocess.run(
-                [str(citelens), "token"], env=env, capture_output=True, text=True, check=True
-            ).stdout.split()[-1]
-            yield port, token
-        finally:
-            crashed = process.poll() is not None
-            process.terminate()
-            _, stderr = process.communicate(timeout=30)
-            if crashed:
-                pytest.fail(f"citelens serve (seed {seed}) died ({process.returncode}): {stderr[-2000:]!r}")
-
-
-async def _post(port: int, token: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    headers = {"X-CiteLens-Token": token}
-    async with aiohttp.ClientSession() as session:
-        for _ in range(240):  # the model loads in a few seconds; health answers before the token
-            try:
-                async with session.get(f"http://127.0.0.1:{port}/v1/health") as r:
-                    if r.status == 200:
-                        break
-            except aiohttp.ClientConnectionError:
-                await asyncio.sleep(0.25)
-        async with session.post(f"http://127.0.0.1:{port}{path}", json=body, headers=headers) as r:
-            assert r.status == 200, await r.text()
-            result: dict[str, Any] = await r.json()
-            return result
-
-
 def _comparable(verified: dict[str, Any], audit: dict[str, Any]) -> dict[str, Any]:
     for summary in (verified["summary"], audit["summary"]):
         summary.pop("elapsed_ms")
@@ -152,12 +101,12 @@ async def _run(
     """One companion process; for each entry of `orders`, a run inline (None) or fetched with
     those per-page delays (set into the site's `delays`). Each run verifies, then audits."""
     results = []
-    with _companion(seed, site_port) as (port, token):
+    with companion_process(seed, [f"127.0.0.1:{site_port}"]) as (port, token):
         for order in orders:
             body = _request(f"http://127.0.0.1:{site_port}", inline=order is None)
             delays.update(zip(_NAMES, order or [0.0] * len(_NAMES)))
-            verified = await _post(port, token, "/v1/verify", body)
-            audit = await _post(port, token, "/v1/audit", body)
+            verified = await post_json(port, token, "/v1/verify", body)
+            audit = await post_json(port, token, "/v1/audit", body)
             results.append(_comparable(verified, audit))
     return results
 
