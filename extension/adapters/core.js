@@ -16,13 +16,11 @@
   const SENTENCE_END = /[.!?;:)"”’\]]\s*$/;
   const CHIP_MAX_CHARS = 40;
   const CHIP_MAX_WORDS = 3;
+  // A marker is a label ("3", "reddit +2"); the companion refuses one of 64 characters or more.
+  const MARKER_MAX_CHARS = 40;
 
   class CaptureError extends Error {
-    /**
-     * @param {'no_answer'|'no_citations'} code
-     * @param {string} message
-     * @param {Element|null} [container]  where the answer was, when it was found
-     */
+    /** @param {'no_answer'|'no_citations'} code @param {string} message @param {Element|null} [container]  where the answer was, if found */
     constructor(code, message, container = null) {
       super(message);
       this.code = code;
@@ -50,6 +48,7 @@
    * @property {string[]} [query]      where the question is shown
    * @property {string[]} [expand]     "show more" controls to open before reading the answer
    * @property {string[]} [skip]       elements inside the answer that are not answer text
+   * @property {string[]} [turns]      one element per turn of a conversation (see answerBlocks)
    */
 
   /**
@@ -57,6 +56,9 @@
    * @property {AdapterMeta} meta
    * @property {(string|RegExp)[]} ownHosts  the engine's own sites: links there are not sources
    * @property {AdapterSelectors} selectors
+   * @property {RegExp[]} [ownPages]  the engine's app pages (threads, searches), never sources. With
+   *   it, a citation element may point at the engine's own hosts (an answer about the engine cites
+   *   its help centre); without it, no citation may
    * @property {{path: RegExp, params: string[]}[]} [ownRedirectors]
    * @property {boolean} [inlineLinks]   external links in the prose are citations too (their words
    *   stay, unless the link is a marker or a chip)
@@ -111,9 +113,9 @@
     return urls;
   }
 
-  /** "+2" at the end of a chip ("reddit +2"): sources the chip hides behind a hover. */
+  /** "+2" at the end of a chip ("reddit +2"), or "(+4)" in its name: sources it hides behind a hover. */
   function defaultHiddenCount(/** @type {Element} */ el) {
-    const match = /\+\s*(\d{1,2})\s*$/.exec(visibleText(el));
+    const match = /\+\s*(\d{1,2})\s*$/.exec(visibleText(el)) || /\(\+(\d{1,2})\)/.exec(el.getAttribute('aria-label') || '');
     return match ? Number(match[1]) : 0;
   }
 
@@ -136,37 +138,52 @@
   /** @param {string} s */
   const squash = (s) => s.replace(/\s+/g, ' ').trim();
 
-  /**
-   * Turns one adapter's data into a capture procedure bound to a page.
-   * @param {Adapter} adapter
-   * @param {string} pageUrl
-   * @param {(string|RegExp)[]} extraOwnHosts
-   */
+  /** A marker's label, short: "Phones Store Kenya (+4) – View related links" → "Phones Store Kenya". @param {string} text */
+  function shortLabel(text) {
+    const label = squash(text);
+    if (label.length <= MARKER_MAX_CHARS) return label;
+    const head = squash(label.split(/\s[–—-]\s|[(|·]/)[0]);
+    if (head && head.length <= MARKER_MAX_CHARS) return head;
+    return label.slice(0, MARKER_MAX_CHARS - 1).replace(/\s+\S*$/, '') + '…';
+  }
+
+  /** One adapter's data bound to a page. @param {Adapter} adapter @param {string} pageUrl @param {(string|RegExp)[]} extraOwnHosts */
   function bind(adapter, pageUrl, extraOwnHosts) {
     const pageHost = new URL(pageUrl).host;
+    const page = pageUrl.replace(/#.*$/, '');
     const own = (adapter.ownHosts || []).concat(extraOwnHosts);
     const isCitation = adapter.isCitation || ((/** @type {Element} */ el) => matchesAny(el, adapter.selectors.citations));
+    const skip = adapter.selectors.skip || [];
+    const counts = new Map();
 
-    /** @param {string} raw @returns {{url: string, hint: string}|null} */
-    const clean = (raw) => {
-      const result = CL.urls.normalizeUrl(raw, pageUrl, adapter.ownRedirectors);
-      if (!result) return null;
+    /** @param {string} raw @param {boolean} cited  from a citation element @returns {{url: string, hint: string}|null} */
+    const normalized = new Map();
+    const clean = (raw, cited) => {
+      if (!normalized.has(raw)) normalized.set(raw, CL.urls.normalizeUrl(raw, pageUrl, adapter.ownRedirectors));
+      const result = normalized.get(raw);
+      if (!result || result.url === page) return null;
+      if (cited && adapter.ownPages) return adapter.ownPages.some((p) => p.test(result.url)) ? null : result;
       if (new URL(result.url).host === pageHost || CL.urls.isOwnHost(result.url, own)) return null;
       return result;
     };
 
+    /** A citation element's clean URLs; null for any other element. @param {Element} el */
+    const citedUrls = (el) => {
+      if (!isCitation(el)) return null;
+      const cleaned = (adapter.citationUrls || defaultCitationUrls)(el).map((u) => clean(u, true)).filter((u) => u !== null);
+      return cleaned.length ? cleaned : null;
+    };
+
     /** @param {Element} el @param {string} [before] the answer text up to the element */
     const markerInfo = (el, before = '') => {
-      if (isCitation(el)) {
-        const raw = (adapter.citationUrls || defaultCitationUrls)(el);
-        const cleaned = raw.map(clean).filter((u) => u !== null);
-        if (!cleaned.length) return null;
+      const cleaned = citedUrls(el);
+      if (cleaned) {
         const hidden = (adapter.hiddenCount || defaultHiddenCount)(el);
         // `resolved` counts before de-duplication: a popover may repeat the chip's own source.
         return { urls: dedupe(cleaned), resolved: cleaned.length, hidden, marker: markerLabel(el), keepText: false };
       }
       if (adapter.inlineLinks && el.localName === 'a' && el.getAttribute('href')) {
-        const target = clean(/** @type {string} */ (el.getAttribute('href')));
+        const target = clean(/** @type {string} */ (el.getAttribute('href')), false);
         if (!target) return null;
         const label = squash(el.textContent || '');
         const chip =
@@ -178,21 +195,28 @@
       return null;
     };
 
-    /** Citation elements in a container, those nested in another (a chip's popover) not again. */
+    const cites = new Map();
+    /** Citation elements in a container, not those nested in another (a chip's popover) nor skipped. */
     const citationCount = (/** @type {Element} */ container) => {
+      if (counts.has(container)) return counts.get(container);
       let count = 0;
       let last = null;
       for (const el of container.querySelectorAll('*')) {
         if (last && last.contains(el)) continue;
-        if (markerInfo(el)) {
+        // Labels and hidden counts are not needed to count (visibleText is slow without layout).
+        const cited = () => (adapter.inlineLinks && el.localName === 'a' ? markerInfo(el) : citedUrls(el));
+        if (!cites.has(el)) cites.set(el, skip.length && matchesAny(el, skip) ? 'skip' : !!cited());
+        if (cites.get(el) === 'skip') last = el;
+        else if (cites.get(el)) {
           count++;
           last = el;
         }
       }
+      counts.set(container, count);
       return count;
     };
 
-    return { markerInfo, citationCount };
+    return { markerInfo, citationCount, skip };
   }
 
   /** @param {{url: string, hint: string}[]} list */
@@ -201,15 +225,9 @@
     return list.filter((item) => !seen.has(item.url) && seen.add(item.url));
   }
 
-  /** @param {Element} el */
-  function markerLabel(el) {
-    return visibleText(el) || el.getAttribute('aria-label') || '';
-  }
+  const markerLabel = (/** @type {Element} */ el) => visibleText(el) || el.getAttribute('aria-label') || '';
 
-  /**
-   * Clicks the engine's own "show more" controls so that the whole answer is in the page.
-   * @param {Adapter} adapter @param {Document} doc @returns {number} how many were opened
-   */
+  /** Clicks the engine's "show more" controls. @param {Adapter} adapter @param {Document} doc @returns {number} how many */
   function prepare(adapter, doc) {
     const controls = queryAll(doc, adapter.selectors.expand || []);
     controls.forEach((el) => /** @type {HTMLElement} */ (el).click());
@@ -230,42 +248,47 @@
     const bound = bind(adapter, context.url, context.ownHosts || []);
     const selection = context.selection;
     const selected = !!selection && !!selection.rangeCount && !selection.isCollapsed && !!selection.toString().trim();
+    const inSkip = (/** @type {Element} */ el) => bound.skip.some((s) => matchesAny(el, [`${s}, ${s} *`]));
     const found = context.within
       ? [context.within]
       : (adapter.candidates ? adapter.candidates(doc, selected) : queryAll(doc, adapter.selectors.containers))
-          .filter((el) => !CL.anchoring.isHidden(el));
-    let container;
+          .filter((el) => !CL.anchoring.isHidden(el) && !inSkip(el));
+    let blocks;
     let clip;
     if (selected) {
       clip = /** @type {Selection} */ (selection).getRangeAt(0);
       const inside = found.filter((el) => el.contains(clip.commonAncestorContainer));
       // The innermost holder: a selection inside one answer must not drag in the whole thread.
-      container = inside.find((el) => !inside.some((other) => other !== el && el.contains(other))) || null;
-      if (!container) throw new CaptureError('no_answer', NO_ANSWER);
+      blocks = inside.filter((el) => !inside.some((other) => other !== el && el.contains(other))).slice(0, 1);
+    } else if (context.within) {
+      blocks = found;
     } else {
-      container = choose(found, bound.citationCount, context.within ? 0 : adapter.minCitations || 0);
-      if (!container) throw new CaptureError('no_answer', NO_ANSWER);
+      blocks = answerBlocks(doc, adapter.selectors.turns || [], found, bound.citationCount, adapter.minCitations || 0, selection);
     }
+    if (!blocks.length) throw new CaptureError('no_answer', NO_ANSWER);
+    let container = blocks[0];
+    while (container.parentElement && !blocks.every((b) => container.contains(b))) container = container.parentElement;
 
-    const skip = adapter.selectors.skip || [];
     const map = CL.anchoring.buildTextMap(container, {
       marker: bound.markerInfo,
-      skip: skip.length ? (el) => matchesAny(el, skip) : undefined,
+      // Several turns on screen: their common ancestor is read, and only inside their answers.
+      skip: (el) =>
+        (bound.skip.length > 0 && matchesAny(el, bound.skip)) ||
+        (blocks.length > 1 && !blocks.some((b) => b.contains(el) || el.contains(b))),
       clip,
     });
     if (!map.text.trim()) throw new CaptureError('no_answer', NO_ANSWER);
 
-    const citations = [];
-    const seen = new Set();
-    let chips = 0;
-    let unresolved = 0;
+    const [citations, seen] = [[], new Set()];
+    let [chips, unresolved] = [0, 0];
     for (const { offset, info } of map.markers) {
       chips += info.hidden;
       unresolved += Math.max(0, info.hidden - (info.resolved - 1));
+      const marker = shortLabel(info.marker);
       for (const { url, hint } of info.urls) {
         if (seen.has(offset + ' ' + url)) continue;
         seen.add(offset + ' ' + url);
-        citations.push(hint ? { offset, url, marker: info.marker, hint } : { offset, url, marker: info.marker });
+        citations.push(hint ? { offset, url, marker, hint } : { offset, url, marker });
       }
     }
     if (!citations.length) throw new CaptureError('no_citations', NO_CITATIONS, container);
@@ -283,6 +306,43 @@
       map,
       container,
     };
+  }
+
+  /**
+   * Which answer to read. Without turns: the candidate holding the most citations (choose). In a
+   * conversation, one answer per turn, and of those: the turn holding the selection or the caret
+   * (a click in a turn picks it); else every turn on screen, when one of them cites; else the
+   * citing turn nearest the screen. Without layout (jsdom) none is on screen and the latest wins.
+   * @param {Document} doc @param {string[]} turnSelectors @param {Element[]} found
+   * @param {(el: Element) => number} count @param {number} min @param {Selection|null|undefined} selection
+   */
+  function answerBlocks(doc, turnSelectors, found, count, min, selection) {
+    const all = queryAll(doc, turnSelectors).filter((t) => found.some((el) => t.contains(el)));
+    const turns = all.filter((t) => !all.some((other) => other !== t && t.contains(other)));
+    if (!turns.length) {
+      const best = choose(found, count, min);
+      return best ? [best] : [];
+    }
+    const answers = turns
+      .map((turn) => ({ turn, answer: choose(found.filter((el) => turn.contains(el)), count, min) }))
+      .filter((a) => a.answer !== null);
+    const anchor = selection && selection.rangeCount ? selection.anchorNode : null;
+    const held = answers.find((a) => anchor && a.turn.contains(anchor));
+    if (held) return [held.answer];
+    const citing = answers.filter((a) => count(a.answer) > 0);
+    const onScreen = answers.filter((a) => distanceFromView(a.turn) === 0);
+    if (onScreen.some((a) => citing.includes(a))) return onScreen.map((a) => a.answer);
+    const pool = citing.length ? citing : answers;
+    const best = pool.reduce((b, a) => (distanceFromView(a.turn) <= distanceFromView(b.turn) ? a : b), pool[0]);
+    return best ? [best.answer] : [];
+  }
+
+  /** Pixels between an element and the viewport, 0 when on screen; Infinity without layout. @param {Element} el */
+  function distanceFromView(el) {
+    const rect = el.getBoundingClientRect();
+    if (!rect.width && !rect.height) return Infinity;
+    const height = /** @type {Window} */ (el.ownerDocument.defaultView).innerHeight;
+    return rect.bottom < 0 ? -rect.bottom : rect.top > height ? rect.top - height : 0;
   }
 
   /**

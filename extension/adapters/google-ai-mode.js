@@ -1,9 +1,12 @@
 /*
  * Google AI Mode (`udm=50`). Runs in: content scripts.
  *
- * A conversation of turns (`data-scope-id="turn"`), each answer under `data-subtree="aimc"`.
- * Its source links usually carry `#:~:text=` with the sentence the engine used: kept as a hint
- * for the companion, dropped from the URL it fetches.
+ * A conversation of turns (`data-scope-id="turn"`), each answer under `data-subtree="aimc"`:
+ * its main column (`data-container-id="main-col"`) is the answer, the right column and the
+ * "N sites" list are source cards. Citations (2026) are buttons with a uuid
+ * (`button.vDOt8c[data-icl-uuid]`), resolved through the JSON in `<!--TgQPHd|[...]-->` comments
+ * (google-ai-overview.js reads that map); older links carry `#:~:text=`, kept as a hint for
+ * the companion and dropped from the URL it fetches.
  */
 'use strict';
 (function (CL) {
@@ -15,17 +18,36 @@
       label: 'Google AI Mode',
       engine: 'google-ai-mode',
       target: /^https:\/\/www\.google\.[a-z.]+\/search\?(.*&)?udm=50(&|$)/,
-      lastUpdated: '2026-01-20',
+      lastUpdated: '2026-11-30',
     },
     ownHosts: [GOOGLE, 'gstatic.com', 'googleusercontent.com'],
     ownRedirectors: [{ path: /^\/url$/, params: ['q', 'url'] }],
     inlineLinks: true,
     selectors: {
-      signature: ['[data-subtree="aimc"]', 'div[data-scope-id="turn"]'],
-      containers: ['div[data-scope-id="turn"] [data-subtree="aimc"]', '[data-subtree="aimc"]'],
-      citations: ['a[href*=":~:text="]', '[data-subtree="aimc"] [data-icl-uuid]'],
-      query: ['div[data-scope-id="turn"] [role="heading"][aria-level="2"]', 'textarea[name="q"]'],
-      skip: ['[data-source-column]'],
+      signature: ['[data-subtree="aimc"]', 'div[data-scope-id="turn"]', '[data-xid="aim-mars-turn-root"]'],
+      containers: [
+        '[data-subtree="aimc"] [data-container-id="main-col"]',
+        'div[data-scope-id="turn"] [data-subtree="aimc"]',
+        '[data-subtree="aimc"]',
+      ],
+      turns: ['[data-scope-id="turn"]'],
+      citations: ['a[href*=":~:text="]', '[data-subtree="aimc"] [data-icl-uuid]', 'button[data-icl-uuid]', 'a.PMDqCb[href]'],
+      // The question heads its turn ("You said: …", the first words for screen readers only).
+      query: [
+        'div[data-scope-id="turn"] [role="heading"][aria-level="2"]',
+        '[data-xid="aim-mars-turn-root"] [role="heading"][aria-level="2"] > span:last-child',
+        'textarea[name="q"]',
+      ],
+      skip: [
+        '[data-source-column]',
+        '[data-container-id="rhs-col"]',
+        '[data-xid="aim-aside-initial-corroboration-container"]',
+        'ul.bTFeG',
+        '[data-type="hovc"]',
+        // Copy, share and feedback under each answer.
+        '[data-xid="Gd7Hsc"]',
+      ],
     },
+    citationUrls: CL.adapters.googleCitationUrls,
   });
 })((globalThis.CiteLens ??= {}));

@@ -1,0 +1,89 @@
+// Real AI-answer pages that other people saved (../shared/data/ai-pages/<engine>/*.html.gz, each
+// with a SOURCE.json naming its repository and licence). They are read where they lie, never
+// copied into this repository. Every page in the folder is used, so pages added later (those kept
+// back to tell whether the adapters generalise) are tested without a change here.
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+/** CITELENS_AI_PAGES overrides the folder; by default ../shared/data/ai-pages beside the repository. */
+export const AI_PAGES = process.env.CITELENS_AI_PAGES || path.resolve(ROOT, '../shared/data/ai-pages');
+/** Expected captures, one JSON file per page, beside the engine fixtures. */
+export const EXPECTED = fileURLToPath(new URL('../../fixtures/engines/real-pages/', import.meta.url));
+
+/**
+ * Where each engine serves its answers: the page is loaded at such a URL, so the adapter is
+ * chosen by URL as on the live site. Folder names and SOURCE.json `engine` values both work.
+ * @type {Record<string, (slug: string) => string>}
+ */
+const ENGINE_URLS = {
+  perplexity: (slug) => `https://www.perplexity.ai/search/${slug}`,
+  chatgpt: (slug) => `https://chatgpt.com/c/${slug}`,
+  'chatgpt-search': (slug) => `https://chatgpt.com/c/${slug}`,
+  'google-ai-mode': (slug) => `https://www.google.com/search?q=${slug}&udm=50`,
+  'google-ai-overview': (slug) => `https://www.google.com/search?q=${slug}`,
+  copilot: (slug) => `https://copilot.microsoft.com/chats/${slug}`,
+  phind: (slug) => `https://www.phind.com/search?cache=${slug}`,
+};
+
+/**
+ * @typedef {object} RealPage
+ * @property {string} id        "<engine>/<name>", also the expected file's name (with / → --)
+ * @property {string} engine    the folder
+ * @property {string} file      the .html.gz
+ * @property {Record<string, unknown>} source  its SOURCE.json
+ * @property {string} url       the engine's own URL for it
+ * @property {string} expected  path of its expected capture
+ * @property {() => string} html
+ */
+
+/**
+ * Every saved page. Throws, in words, when the folder is missing: a test that found no pages
+ * must fail, not pass.
+ * @returns {RealPage[]}
+ */
+export function realPages() {
+  if (!existsSync(AI_PAGES)) {
+    throw new Error(
+      `The real engine pages are missing: no folder ${AI_PAGES}. Clone the shared data beside the ` +
+        'repository (../shared/data/ai-pages/<engine>/*.html.gz) or set CITELENS_AI_PAGES to that folder.',
+    );
+  }
+  const pages = [];
+  for (const engine of readdirSync(AI_PAGES).sort()) {
+    const dir = path.join(AI_PAGES, engine);
+    if (!existsSync(dir) || !readdirSync(dir).length) continue;
+    for (const name of readdirSync(dir).filter((f) => f.endsWith('.html.gz')).sort()) {
+      const base = name.replace(/\.html\.gz$/, '');
+      const sourceFile = path.join(dir, `${base}.SOURCE.json`);
+      const source = existsSync(sourceFile) ? JSON.parse(readFileSync(sourceFile, 'utf8')) : {};
+      const urlFor = ENGINE_URLS[engine] || ENGINE_URLS[String(source.engine)];
+      const slug = base.replace(/[^a-z0-9-]+/gi, '-').toLowerCase();
+      pages.push({
+        id: `${engine}/${base}`,
+        engine,
+        file: path.join(dir, name),
+        source,
+        url: urlFor ? urlFor(slug) : `https://answers.example/${engine}/${slug}`,
+        expected: path.join(EXPECTED, `${engine}--${base}.expected.json`),
+        html: () => gunzipSync(readFileSync(path.join(dir, name))).toString('utf8'),
+      });
+    }
+  }
+  if (!pages.length) throw new Error(`No saved pages (*.html.gz) under ${AI_PAGES}.`);
+  return pages;
+}
+
+/**
+ * Sentences as a reader counts them, roughly as the companion splits them (ends of sentences in
+ * any script, and line breaks: headings and list items stand alone). For checks, not judging.
+ * @param {string} text
+ */
+export function roughSentences(text) {
+  return text
+    .split(/\n|(?<=[.!?。！？])\s+|(?<=[。！？])/u)
+    .map((s) => s.trim())
+    .filter((s) => /[\p{L}\p{N}]/u.test(s));
+}
