@@ -115,7 +115,8 @@
 
   /** "+2" at the end of a chip ("reddit +2"), or "(+4)" in its name: sources it hides behind a hover. */
   function defaultHiddenCount(/** @type {Element} */ el) {
-    const match = /\+\s*(\d{1,2})\s*$/.exec(visibleText(el)) || /\(\+(\d{1,2})\)/.exec(el.getAttribute('aria-label') || '');
+    const named = el.closest('[aria-label]') === el ? el : el.querySelector('[aria-label]');
+    const match = /\+\s*(\d{1,2})\s*$/.exec(visibleText(el)) || /\(\+(\d{1,2})\)/.exec(named?.getAttribute('aria-label') || '');
     return match ? Number(match[1]) : 0;
   }
 

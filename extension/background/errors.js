@@ -47,14 +47,24 @@ export const words = {
   /** @param {string} base */
   notCompanion: (base) =>
     `Something else answers at ${base}: it is not the CiteLens companion. Check the address in CiteLens options.`,
-  /** @param {number} status @param {string} detail */
-  rejected: (status, detail) => {
+  /**
+   * @param {number} status @param {string} detail
+   * @param {string} [field]  the request field the companion names (its error's `field`); read
+   *   from the start of its message when not given ("citations[0].marker is longer than …")
+   */
+  rejected: (status, detail, field = fieldOf(detail)) => {
+    const what = `(${status}${detail ? `: ${detail}` : ''})`;
+    // Only the answer's own length makes an answer "too long"; a refused field (a marker, a URL,
+    // the page title) is something CiteLens read wrongly from the page, and says so.
+    if ((status === 413 || status === 422) && field && !/^(answer(\.text)?|\$)$/.test(field)) {
+      return `The companion could not read this answer ${what}: CiteLens read that part of the page wrongly. Select the answer text and click again; if it happens again, this page's markup is new to CiteLens.`;
+    }
     const why = {
       413: 'The answer is too long for the companion',
       422: 'The companion could not read this answer',
       429: 'The companion is busy with other checks',
     }[status] || 'The companion could not check this answer';
-    return `${why} (${status}${detail ? `: ${detail}` : ''}).${status === 429 ? ' Try again in a moment.' : ''}`;
+    return `${why} ${what}.${status === 429 ? ' Try again in a moment.' : ''}`;
   },
   /** @param {number} status @param {string} detail */
   failed: (status, detail) =>
@@ -66,6 +76,16 @@ export const words = {
   partial: (received, expected, why) =>
     `Partial results: the companion stopped after ${received} of ${expected || '?'} sentences (${why}). Click the CiteLens button to try again.`,
 };
+
+/**
+ * The field a companion message starts with: "citations[3].marker is longer than 64 characters"
+ * → "citations[3].marker"; '' for a message in words ("the answer is longer than …").
+ * @param {string} detail
+ */
+export function fieldOf(detail) {
+  const match = /^((?:answer|page|citations|sources|options)(?:\[[^\]]*\]|\.[\w$]+)*)\s/.exec(detail);
+  return match ? match[1] : '';
+}
 
 /**
  * @param {unknown} error
