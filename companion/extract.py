@@ -21,6 +21,7 @@ from .errors import NotReadable
 from .extract_pdf import is_pdf, pdf_to_document
 from .records import Document, Fetched
 from .segment import sentences_of
+from .walls import challenge_reason
 
 __all__ = [
     "article_text",
@@ -157,7 +158,8 @@ def article_text(html: str, *, title: str = "") -> tuple[str, str]:
         if len(main) < _MIN_SHARE * len(full):
             main = full
     if not main.strip():
-        raise NotReadable("no readable text on the page")
+        # A bot check that is all script and iframe (Imperva, DataDome) has no text to judge at all.
+        raise NotReadable(challenge_reason(html) or "no readable text on the page")
     return " ".join(title.split()), main
 
 

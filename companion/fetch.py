@@ -25,12 +25,16 @@ from .addresses import AddressPolicy, Target
 from .config import Limits
 from .errors import Blocked, NotReadable, SourceUnavailable
 from .records import Fetched
+from .walls import BLOCKED, challenge_reason
 
 __all__ = ["USER_AGENT", "PageFetcher"]
 
 USER_AGENT = f"CiteLens/{__version__} (citation checker; fetches only pages an answer cites)"
 _TEXT_TYPES = frozenset({"text/html", "application/xhtml+xml", "text/plain"})
 _PDF_TYPES = frozenset({"application/pdf", "application/x-pdf"})
+# Bot checks answer 403, 429 or 503 with their page; its first bytes say which service refused.
+_CHALLENGE_STATUSES = frozenset({403, 429, 503})
+_CHALLENGE_PEEK_BYTES = 64 * 1024
 _ACCEPT = "text/html,application/xhtml+xml,text/plain;q=0.9,application/pdf;q=0.8"
 _STATUS_REASONS = {
     401: "http 401 (login required)",
@@ -148,6 +152,8 @@ class PageFetcher:
                     current = urljoin(current, location)
                     continue
                 if response.status >= 400:
+                    if response.status in _CHALLENGE_STATUSES and await self._is_bot_check(response):
+                        raise SourceUnavailable(BLOCKED)
                     raise SourceUnavailable(_STATUS_REASONS.get(response.status, f"http {response.status}"))
                 if response.status != 200:
                     raise SourceUnavailable(f"http {response.status} (no page content)")
@@ -175,6 +181,16 @@ class PageFetcher:
                 )
         raise SourceUnavailable("too many redirects")
 
+    async def _is_bot_check(self, response: aiohttp.ClientResponse) -> bool:
+        """Whether a refusal is a bot check (Cloudflare says so in a header; others in the page)."""
+        if response.headers.get("cf-mitigated", "").lower() == "challenge":
+            return True
+        try:
+            head = await asyncio.wait_for(_peek(response), self._limits.connect_timeout_s)
+        except (aiohttp.ClientError, asyncio.TimeoutError):
+            return False  # the status is reason enough; the page would only have named the service
+        return challenge_reason(head.decode("utf-8", errors="replace")) is not None
+
     async def _read_capped(self, response: aiohttp.ClientResponse, cap: int, what: str) -> bytes:
         """The decoded body, stopping at the cap: a gzip bomb inflates here, not in memory."""
         declared = response.content_length
@@ -191,6 +207,15 @@ class PageFetcher:
                 raise NotReadable(f"{what} too large (over {cap // 1_000_000} MB)")
             chunks.append(chunk)
         return b"".join(chunks)
+
+
+async def _peek(response: aiohttp.ClientResponse) -> bytes:
+    head = bytearray()
+    async for chunk in response.content.iter_chunked(16 * 1024):
+        head += chunk
+        if len(head) >= _CHALLENGE_PEEK_BYTES:
+            break
+    return bytes(head[:_CHALLENGE_PEEK_BYTES])
 
 
 def _looks_like_text(body: bytes) -> bool:

@@ -12,6 +12,8 @@ Per page, tp = shingles in both, precision = tp / shingles extracted, recall = t
 reference (a page with nothing extracted has precision 0). Precision and recall are averaged over
 pages and F1 is the harmonic mean of those two means; the mean of per-page F1 is printed too.
 A page is *lost* when the extractor raised or its recall is under 0.25: the article is gone.
+For the companion, each page's text also goes through companion.walls (bot checks, consent
+walls, paywalls): these are all articles, so every page it flags is a false positive.
 
 Two extractors are scored side by side: `companion` (companion.extract.article_text, the text
 html_to_document splits into sentences) and `readability` (plain readability-lxml,
@@ -38,6 +40,7 @@ from readability import Document as Readable
 
 from companion.errors import NotReadable
 from companion.extract import article_text
+from companion.walls import wall_reason
 
 __all__ = ["DEFAULT_DATA", "EXTRACTORS", "PageScore", "Report", "evaluate", "read_pages", "shingles"]
 
@@ -82,6 +85,7 @@ class PageScore:
     extracted_chars: int
     reference_chars: int
     error: str = ""
+    wall: str = ""  # companion.walls' verdict on the extracted text: an article should get none
 
     @property
     def lost(self) -> bool:
@@ -117,6 +121,10 @@ class Report:
     def lost(self) -> tuple[PageScore, ...]:
         return tuple(p for p in self.pages if p.lost)
 
+    @property
+    def walled(self) -> tuple[PageScore, ...]:
+        return tuple(p for p in self.pages if p.wall)
+
     def summary(self) -> dict[str, object]:
         return {
             "extractor": self.extractor,
@@ -126,6 +134,7 @@ class Report:
             "recall": round(self.recall, 4),
             "mean_page_f1": round(self.mean_page_f1, 4),
             "lost": [p.name for p in self.lost],
+            "walls": [p.name for p in self.walled],
             "seconds": round(self.seconds, 1),
         }
 
@@ -140,7 +149,7 @@ def read_pages(path: Path) -> list[dict[str, str]]:
         return [json.loads(line) for line in lines if line.strip()]
 
 
-def score_page(name: str, extracted: str, reference: str, error: str = "") -> PageScore:
+def score_page(name: str, extracted: str, reference: str, error: str = "", wall: str = "") -> PageScore:
     ref, got = shingles(reference), shingles(extracted)
     tp = sum((ref & got).values())
     return PageScore(
@@ -150,6 +159,7 @@ def score_page(name: str, extracted: str, reference: str, error: str = "") -> Pa
         extracted_chars=len(extracted),
         reference_chars=len(reference),
         error=error,
+        wall=wall,
     )
 
 
@@ -159,9 +169,12 @@ def evaluate(rows: Iterable[dict[str, str]], extractor: str) -> Report:
     for row in rows:
         reference = _text(row["expected_html"])
         try:
-            scores.append(score_page(row["name"], run(row["source_html"]), reference))
+            text = run(row["source_html"])
         except NotReadable as exc:
             scores.append(score_page(row["name"], "", reference, error=exc.reason))
+            continue
+        wall = wall_reason(text, html=row["source_html"]) if extractor == "companion" else None
+        scores.append(score_page(row["name"], text, reference, wall=wall or ""))
     return Report(extractor, tuple(scores), time.perf_counter() - started)
 
 
@@ -190,6 +203,7 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{s['extractor']:<12} F1 {s['f1']:.3f}  P {s['precision']:.3f}  R {s['recall']:.3f}  "
             f"page-F1 {s['mean_page_f1']:.3f}  lost {len(report.lost)}/{s['pages']} {s['lost']}  "
+            f"walls {s['walls']}  "
             f"{s['seconds']} s"
         )
     if args.pages and len(reports) > 1:
