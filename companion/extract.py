@@ -1,7 +1,8 @@
 """Turns a fetched page into its main text, title and sentences (with offsets into that text).
 
-readability-lxml finds the article; when it keeps too little (short pages, unusual markup) the
-page's own text without navigation, scripts and forms is used instead. Offsets are into the
+readability-lxml finds the article in the page as it came, and menus, share bars and cookie
+notices are trimmed from what it kept, never most of it; when it keeps too little (short pages,
+unusual markup) the page's own text, trimmed the same way, is used instead. Offsets are into the
 extracted text, which is what quotes, prefix/suffix and `#:~:text=` fragments are built from.
 Pure text processing: the bytes come from fetch. PDFs go to extract_pdf.
 """
