@@ -70,18 +70,27 @@ class Verdict:
     unsupported: tuple[int, ...]
 
 
-def decide(score: float, atoms: Sequence[float], contradicted: bool, thresholds: Thresholds) -> Verdict:
+def decide(
+    score: float,
+    atoms: Sequence[float],
+    contradicted: bool,
+    thresholds: Thresholds,
+    *,
+    hedged: bool = False,
+) -> Verdict:
     """The support label from the combined score and the atomic claims' scores.
 
     One fact (or no atoms): complete at `complete` and partial at `partial`, unless a source
     contradicts it. Several facts (FActScore): each is supported at `claim`; all supported is
     complete, some is partial, none is no support; a contradiction (the verifiability study flags
     those) rules out complete, and if it leaves no fact unsupported it is no support, since the
-    source says otherwise about the statement as a whole. scripts/calibrate.py searches the
+    source says otherwise about the statement as a whole. `hedged` (no source asserts it:
+    meaning.py) rules out complete too: a one-fact statement is then at best partial, and of
+    several facts the least supported is named unsupported. scripts/calibrate.py searches the
     thresholds with this same function.
     """
     if len(atoms) <= 1:
-        if not contradicted and score >= thresholds.complete:
+        if not contradicted and not hedged and score >= thresholds.complete:
             return Verdict("complete_support", ())
         if not contradicted and score >= thresholds.partial:
             return Verdict("partial_support", (0,))
@@ -89,7 +98,11 @@ def decide(score: float, atoms: Sequence[float], contradicted: bool, thresholds:
     every = tuple(range(len(atoms)))
     unsupported = tuple(i for i, a in enumerate(atoms) if a < thresholds.claim)
     if not unsupported:
-        return Verdict("no_support", every) if contradicted else Verdict("complete_support", ())
+        if contradicted:
+            return Verdict("no_support", every)
+        if hedged:
+            return Verdict("partial_support", (min(every, key=lambda i: (atoms[i], i)),))
+        return Verdict("complete_support", ())
     if len(unsupported) < len(atoms):
         return Verdict("partial_support", unsupported)
     return Verdict("no_support", every)

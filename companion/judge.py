@@ -26,6 +26,7 @@ from .claims import atomic_claims, hypothesis
 from .combiner import Combiner, Verdict, decide
 from .config import Judging, Retrieval
 from .evidence import contradicting_quote, covering_quote
+from .meaning import Reading, read_meaning
 from .model import ModelConfig
 from .reading import SourceReading, read_sources
 from .records import (
@@ -77,19 +78,23 @@ class Judge:
             self.nli, claim, [(c.url, d, c.hint) for c, d in readable], self.retrieval, self.judging
         )
         score, features = self._support(claim, statement.text, list(readings.values()))
-        contradicted = any(r.contradiction >= self.thresholds.contradiction for r in readings.values())
+        meanings = {url: read_meaning(statement.text, r.most_entailing_text()) for url, r in readings.items()}
+        contradicted = any(self._contradicts(r, meanings[url]) for url, r in readings.items())
+        hedged = not any(m.asserts for m in meanings.values())
 
         # A one-fact statement that the sources fully support needs no atomic check.
         atoms: tuple[AtomicClaim, ...] = ()
         atom_support: dict[str, list[float]] = {}
         if score < self.thresholds.complete or len(atomic_claims(statement.text)) > 1:
             atoms, atom_support = self._atoms(statement, readings, score, features)
-        verdict = decide(score, [a.score for a in atoms], contradicted, self.thresholds)
+        verdict = decide(score, [a.score for a in atoms], contradicted, self.thresholds, hedged=hedged)
         atoms = _marked(atoms, verdict)
         complete = verdict.judgment == "complete_support"
 
         per_citation = tuple(
-            self._citation_judgment(c, claim, statement.text, readings[c.url], atoms, atom_support)
+            self._citation_judgment(
+                c, claim, statement.text, readings[c.url], meanings[c.url], atoms, atom_support
+            )
             if c.url in readings
             else _inaccessible(c, sources)
             for c in citations
@@ -148,8 +153,9 @@ class Judge:
         found = []
         for url, reading in readings.items():
             score = self._alone(statement.text, reading)
-            contradicted = reading.contradiction >= self.thresholds.contradiction
-            verdict = decide(score, [], contradicted, self.thresholds)
+            meaning = read_meaning(statement.text, reading.most_entailing_text())
+            contradicted = self._contradicts(reading, meaning)
+            verdict = decide(score, [], contradicted, self.thresholds, hedged=bool(meaning.hedged))
             if verdict.judgment in ("complete_support", "partial_support"):
                 evidence = covering_quote(claim, reading, self.judging)
                 found.append(
@@ -169,6 +175,11 @@ class Judge:
         return bool(best) and overlap(claim, best[0].text).coverage >= self.judging.elsewhere_on_topic
 
     # --- scores ---------------------------------------------------------------------------------
+
+    def _contradicts(self, reading: SourceReading, meaning: Reading) -> bool:
+        """The verifiability study's contradiction: the model's, past its calibrated bar, or a
+        source that says the opposite direction (meaning.py)."""
+        return reading.contradiction >= self.thresholds.contradiction or bool(meaning.opposite)
 
     def _support(self, claim: str, text: str, readings: Sequence[SourceReading]) -> tuple[float, list[float]]:
         """The combined score of `text` against these sources read together, and its features.
@@ -254,13 +265,14 @@ class Judge:
         claim: str,
         statement_text: str,
         source: SourceReading,
+        meaning: Reading,
         atoms: Sequence[AtomicClaim],
         atom_support: dict[str, list[float]],
     ) -> CitationJudgment:
         score = self._alone(statement_text, source)
         support = atom_support.get(source.url, [])
-        contradicted = source.contradiction >= self.thresholds.contradiction
-        verdict = decide(score, support, contradicted, self.thresholds)
+        contradicted = self._contradicts(source, meaning)
+        verdict = decide(score, support, contradicted, self.thresholds, hedged=bool(meaning.hedged))
         if verdict.judgment == "no_support" and contradicted:
             evidence = contradicting_quote(source, self.judging)
         else:

@@ -58,6 +58,12 @@ class SourceReading:
         best = max(range(len(self.windows)), key=lambda i: (self.window_scores[i].entailment, -i))
         return self.windows[best]
 
+    def most_entailing_text(self) -> str:
+        """The text (a window or the joined top sentences) the model found most entailing."""
+        texts = [(s.entailment, -i, w.text) for i, (w, s) in enumerate(zip(self.windows, self.window_scores))]
+        texts.append((self.joined_score.entailment, 1, self.joined_text))
+        return max(texts)[2] if self.windows else self.joined_text
+
     @property
     def first_reading(self) -> Entailment:
         """The model's 3-way reading of the best-ranked window, before any gating or combining."""

@@ -57,16 +57,31 @@ def test_decide_table(score, atoms, contradicted, judgment, unsupported):
     assert (verdict.judgment, verdict.unsupported) == (judgment, unsupported)
 
 
+@pytest.mark.parametrize(
+    ("score", "atoms", "judgment", "unsupported"),
+    [
+        (0.9, [0.9], "partial_support", (0,)),  # reported, not asserted: never complete
+        (0.1, [], "no_support", (0,)),
+        (0.9, [0.9, 0.6], "partial_support", (1,)),  # the least supported fact is named
+        (0.9, [0.9, 0.1], "partial_support", (1,)),
+    ],
+)
+def test_decide_when_no_source_asserts_the_statement(score, atoms, judgment, unsupported):
+    verdict = decide(score, atoms, False, T, hedged=True)
+    assert (verdict.judgment, verdict.unsupported) == (judgment, unsupported)
+
+
 @given(
     score=st.floats(0, 1),
     atoms=st.lists(st.floats(0, 1), max_size=6),
     contradicted=st.booleans(),
+    hedged=st.booleans(),
 )
-def test_a_verdict_never_contradicts_itself(score, atoms, contradicted):
-    verdict = decide(score, atoms, contradicted, T)
+def test_a_verdict_never_contradicts_itself(score, atoms, contradicted, hedged):
+    verdict = decide(score, atoms, contradicted, T, hedged=hedged)
     facts = max(1, len(atoms))
     if verdict.judgment == "complete_support":
-        assert verdict.unsupported == () and not contradicted
+        assert verdict.unsupported == () and not contradicted and not hedged
     elif verdict.judgment == "partial_support":
         assert len(verdict.unsupported) > 0 and (facts == 1 or len(verdict.unsupported) < facts)
     else:
