@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import bisect
 import json
+import logging
 import re
 import subprocess
 import sys
@@ -26,6 +27,8 @@ from .records import Document, Sentence
 from .segment import sentences_of
 
 __all__ = ["is_pdf", "pdf_page_fragment", "pdf_to_document", "read_pdf_pages"]
+
+log = logging.getLogger(__name__)
 
 # Run as `python -I -c _CHILD max_pages max_chars budget_s memory_bytes`, the PDF on stdin, one
 # JSON object out. Only pypdfium2 is imported there, so a broken companion install cannot matter.
@@ -39,7 +42,11 @@ try:
 except (ImportError, ValueError, OSError):
     pass  # no rlimits on this system: the parent's deadline still holds
 data = sys.stdin.buffer.read()
-import pypdfium2 as pdfium
+try:
+    import pypdfium2 as pdfium
+except ImportError:
+    print(json.dumps({"error": "missing"}))
+    sys.exit(0)
 started = time.monotonic()
 try:
     doc = pdfium.PdfDocument(data)
@@ -129,9 +136,14 @@ def read_pdf_pages(data: bytes, limits: Limits, *, max_chars: int) -> tuple[str,
     except ValueError:
         result = None
     if not isinstance(result, dict):
+        log.info(
+            "PDF reader exited with %s: %s", done.returncode, done.stderr[-500:].decode(errors="replace")
+        )
         # Killed by the memory cap, crashed inside PDFium, or pypdfium2 missing: the file is at fault
         # far more often than the install, and the log has the child's stderr for the rest.
         raise NotReadable("PDF could not be read (damaged, or too large once decompressed)")
+    if result.get("error") == "missing":
+        raise NotReadable("PDF reader not installed (pypdfium2): run scripts/setup.sh again")
     if result.get("error") == "password":
         raise NotReadable("PDF is password-protected")
     if "error" in result:
