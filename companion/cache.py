@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 # Entries carry the version of the code that extracted and split them: sentence spans made by
 # another extractor or segmenter would outlive the change without a word. A release of the
 # companion counts as a change; bump _FORMAT for a change between releases.
-_FORMAT = 2
+_FORMAT = 3  # 3: sentences carry their PDF page
 _VERSION = f"{__version__}/{_FORMAT}"
 
 _SCHEMA = """
@@ -139,6 +139,7 @@ def _encode(document: Document) -> str:
             "title": document.title,
             "text": document.text,
             "spans": [[s.start, s.end] for s in document.sentences],
+            "pages": [s.page for s in document.sentences],
         },
         ensure_ascii=False,
     )
@@ -149,5 +150,7 @@ def _decode(blob: str) -> Document:
     if raw.get("version") != _VERSION:
         raise ValueError(f"made by another extractor ({raw.get('version')}); read the page again")
     text = raw["text"]
-    sentences = tuple(Sentence(text[a:b], a, b) for a, b in raw["spans"])
+    pages = raw.get("pages") or [None] * len(raw["spans"])
+    spans = zip(raw["spans"], pages, strict=True)
+    sentences = tuple(Sentence(text[a:b], a, b, page) for (a, b), page in spans)
     return Document(url=raw["url"], title=raw["title"], text=text, sentences=sentences)

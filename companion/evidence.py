@@ -9,6 +9,7 @@ a text fragment that opens the source at it. Pure: no I/O, no model call.
 from __future__ import annotations
 
 from .config import Judging
+from .extract_pdf import pdf_page_fragment
 from .reading import SourceReading
 from .records import Document, Evidence
 from .retrieve import content_terms
@@ -64,7 +65,11 @@ def quote(document: Document, index: int, url: str, judging: Judging) -> Evidenc
         end=sentence.end,
         prefix=text[max(0, sentence.start - context) : sentence.start],
         suffix=text[sentence.end : sentence.end + context],
-        fragment_url=text_fragment(url, sentence.text),
+        # A PDF viewer ignores text fragments: a PDF quote opens the document at its page.
+        fragment_url=pdf_page_fragment(url, sentence.page)
+        if sentence.page is not None
+        else text_fragment(url, sentence.text),
         sentence_index=index,
         url=url,
+        page=sentence.page,
     )

@@ -51,6 +51,7 @@ def _evidence(e: Evidence) -> Json:
         "prefix": e.prefix,
         "suffix": e.suffix,
         "fragment_url": e.fragment_url,
+        **({"page": e.page} if e.page is not None else {}),
     }
 
 

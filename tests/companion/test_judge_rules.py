@@ -19,7 +19,9 @@ from companion.model import Thresholds
 from companion.pipeline import SourceLoader, Verifier
 from companion.records import (
     Citation,
+    Document,
     PageInfo,
+    Sentence,
     SourceResult,
     Statement,
     StatementJudgment,
@@ -229,3 +231,14 @@ async def test_a_statement_that_needs_every_source_still_streams_after_its_own()
     kinds = [type(e).__name__ + (f":{e.url}" if isinstance(e, SourceResult) else "") for e in events]
     # The supported first statement does not wait for the slow page; the second does.
     assert kinds.index("StatementJudgment") < kinds.index(f"SourceResult:{MYTH}")
+
+
+def test_a_quote_from_a_pdf_opens_the_document_at_its_page(judge):
+    text = "Annual report 2024. Revenue rose 12 percent to 4.1 billion euros."
+    sentences = (Sentence("Annual report 2024.", 0, 19, 1), Sentence(text[20:], 20, len(text), 3))
+    url = "https://reports.example/annual.pdf"
+    pdf = {url: SourceResult(url, Document(url, "Annual report", text, sentences))}
+    result = judge.judge(statement("Revenue rose 12 percent to 4.1 billion euros.", url), pdf)
+    assert result.judgment == "complete_support"
+    (quote,) = result.per_citation[0].evidence
+    assert (quote.page, quote.fragment_url) == (3, f"{url}#page=3")
