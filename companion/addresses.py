@@ -1,4 +1,4 @@
-"""Which addresses the page fetcher may reach (security.md: SSRF).
+"""Which addresses the page fetcher may reach (docs/THREAT_MODEL.md: SSRF).
 
 Only global unicast addresses, over http(s), without userinfo. IPv4 addresses hidden inside IPv6
 (IPv4-mapped, 6to4, Teredo, NAT64 well-known prefix) are unwrapped and checked as themselves.

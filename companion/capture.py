@@ -2,7 +2,7 @@
 
 Every rule of the contract is checked here, once, with the JSON path of the field at fault, so
 the server and the CLI give the same clear error. Cited URLs are normalised by urls.py, with the
-rules the extension uses (engines.md: URL hygiene), so a page cited twice under two spellings is
+rules the extension uses (docs/engines.md: URL hygiene), so a page cited twice under two spellings is
 fetched once. Unknown fields are ignored: newer extensions may send more.
 """
 

@@ -1,4 +1,4 @@
-"""Records → the JSON of api.md (stream lines, plain result) and the audit export of design.md.
+"""Records → the JSON of api.md (stream lines, plain result) and the audit export of docs/method.md.
 
 The audit card keeps the seed's five fields exactly (answer_statement, cited_url,
 support_judgment, evidence_sentences, unsupported_assertions), one card per statement × cited
@@ -199,7 +199,7 @@ def _elsewhere_card(statement: Json, found: Json) -> Json:
 
 
 def _card(statement: Json, pc: Json) -> Json:
-    """One statement × cited source, the five fields first (design.md), context after."""
+    """One statement × cited source, the five fields first (docs/method.md), context after."""
     judgment = pc["judgment"]
     evidence = pc.get("evidence", []) if judgment in ("complete_support", "partial_support") else []
     return {

@@ -1,4 +1,4 @@
-"""Fetches cited pages over HTTP, guarded as security.md asks. The only module with network I/O.
+"""Fetches cited pages over HTTP, guarded as docs/THREAT_MODEL.md asks. The only module with network I/O.
 
 - Every address is vetted by companion.addresses: IP literals before the request, resolved names
   inside the resolver (so the connection is pinned to the vetted address), after every redirect.

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import time
 from collections.abc import AsyncGenerator
 from concurrent.futures import Executor
@@ -20,6 +19,7 @@ from .cache import PageCache
 from .config import Limits
 from .errors import SourceUnavailable
 from .extract import document_from_text, extract, html_to_document
+from .extract_pdf import is_pdf
 from .judge import Judge
 from .records import (
     Citation,
@@ -33,16 +33,10 @@ from .records import (
 )
 from .segment import statements as split_statements
 from .typedefs import SourceFetcher
+from .walls import wall_reason
 
 __all__ = ["Event", "SourceLoader", "Verifier"]
 
-# A page this short that talks about subscribing is a paywall or a login wall, not an article.
-_PAYWALL = re.compile(
-    r"subscribe (now|to (continue|read))|already a subscriber|sign in to (continue|read)|"
-    r"this (article|content) is (for|available to) (subscribers|members)|create a free account to continue",
-    re.IGNORECASE,
-)
-_PAYWALL_MAX_WORDS = 250
 log = logging.getLogger(__name__)
 
 
@@ -72,8 +66,10 @@ class SourceLoader:
         except Exception:  # a bug or a hostile page we did not foresee: this source only
             log.exception("could not read %s", url)
             return SourceResult(url, None, "could not read the page (internal error; see the companion log)")
-        if _walled(document):
-            return SourceResult(url, None, "paywalled or login required")
+        # A bot check, consent wall or paywall is never judged as the source (walls.py).
+        reason = wall_reason(document.text, html=inline.html if inline else "", title=document.title)
+        if reason is not None:
+            return SourceResult(url, None, reason)
         return SourceResult(url, document)
 
     def _inline(self, url: str, inline: InlineSource) -> Document:
@@ -92,17 +88,17 @@ class SourceLoader:
             raise SourceUnavailable("not fetched (fetching is off and the page was not sent inline)")
         fetched = await self._fetcher.fetch(url)
         loop = asyncio.get_running_loop()
+        # A PDF is read by a child process that may take seconds (extract_pdf.py): it waits in the
+        # loop's default pool, so it never holds up the HTML pages of the same answer.
+        executor = None if is_pdf(fetched.content_type, fetched.body) else self._executor
+        limits = self._limits
         document = await loop.run_in_executor(
-            self._executor, lambda: extract(fetched, max_chars=self._limits.max_extracted_chars)
+            executor, lambda: extract(fetched, max_chars=limits.max_extracted_chars, limits=limits)
         )
         document = Document(url, document.title, document.text, document.sentences)
-        if self._cache is not None and not _walled(document):
+        if self._cache is not None and wall_reason(document.text, title=document.title) is None:
             await asyncio.to_thread(self._cache.put, document)
         return document
-
-
-def _walled(document: Document) -> bool:
-    return len(document.text.split()) < _PAYWALL_MAX_WORDS and bool(_PAYWALL.search(document.text))
 
 
 class Verifier:

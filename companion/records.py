@@ -61,7 +61,7 @@ class Citation:
     marker: str
     url: str  # normalized: redirectors unwrapped, tracking parameters and fragment dropped
     offset: int
-    # The `#:~:text=` an engine put on its link: the sentence it says it used (engines.md).
+    # The `#:~:text=` an engine put on its link: the sentence it says it used (docs/engines.md).
     hint: str = ""
 
 

@@ -1,4 +1,4 @@
-"""Citation URLs, by the rules the extension applies too (engines.md: URL hygiene).
+"""Citation URLs, by the rules the extension applies too (docs/engines.md: URL hygiene).
 
 The rules are data, in `extension/shared/url-rules.json`: which links are redirectors, which query
 keys only track the reader, what becomes of fragments, how an evidence link quotes its sentence.

@@ -1,4 +1,5 @@
-"""The listener: guard statuses (security.md), JSON errors with fields, caps, no CORS, bounded work."""
+"""The listener: guard statuses (docs/THREAT_MODEL.md), JSON errors with fields, caps, no CORS,
+bounded work."""
 
 from __future__ import annotations
 

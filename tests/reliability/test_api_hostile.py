@@ -375,7 +375,7 @@ def header_sets(draw: st.DrawFn, port: int) -> tuple[str, list[tuple[str, str]],
     if ctype is not None:
         headers.append(("Content-Type", ctype))
 
-    # security.md, in order: Host (421), Origin (403), token (401), then the body's type (415).
+    # docs/THREAT_MODEL.md, in order: Host (421), Origin (403), token (401), then the body's type (415).
     if host not in good_hosts:
         expected = 421
     elif origin is not None and not (
