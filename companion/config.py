@@ -35,9 +35,9 @@ ALLOWED_CHROME_EXTENSION_IDS: Final = frozenset({"fklgpffhkpenbggfhkflghdlonombj
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """Caps that keep one request from taking the companion down (security.md)."""
+    """Caps that keep one request from taking the companion down (docs/THREAT_MODEL.md)."""
 
-    # security.md: ≈ 1 MiB. A long answer fits many times over; pages are fetched, not sent.
+    # docs/THREAT_MODEL.md: ≈ 1 MiB. A long answer fits many times over; pages are fetched, not sent.
     max_body_bytes: int = 1024 * 1024
     max_answer_chars: int = 50_000
     max_statements: int = 200
@@ -50,7 +50,7 @@ class Limits:
     max_concurrent_verifications: int = 2
     # Waiting requests beyond this get 429 at once instead of an unbounded queue.
     max_waiting_verifications: int = 4
-    # Fetching (security.md): connect ≈ 5 s, total ≈ 15 s, decoded size ≈ 5 MB.
+    # Fetching (docs/THREAT_MODEL.md): connect ≈ 5 s, total ≈ 15 s, decoded size ≈ 5 MB.
     connect_timeout_s: float = 5.0
     total_timeout_s: float = 15.0
     max_page_bytes: int = 5 * 1024 * 1024

@@ -1,6 +1,6 @@
 """The local HTTP API of api.md on aiohttp: GET /v1/health, POST /v1/verify, POST /v1/audit.
 
-Handlers stay thin (parse → pipeline → respond). The listener guard of security.md runs first:
+Handlers stay thin (parse → pipeline → respond). The listener guard of docs/THREAT_MODEL.md runs first:
 Host must be a loopback name with our port (421, DNS rebinding), a present Origin must be the
 extension's (403), every call but health carries the pairing token (401), bodies are capped (413),
 OPTIONS is refused and no CORS header is ever sent. One middleware turns every error into
