@@ -25,7 +25,8 @@
 
     /**
      * @param {number} index
-     * @param {{kind: string, judgment: string, supportingSources: number[]}} view
+     * @param {{kind: string, judgment: string, supportingSources: number[],
+     *   elsewhere?: {cited: string[], found: {label: string}[]}}} view
      */
     upsert(index, view) {
       let button = this.buttons.get(index);
@@ -45,7 +46,14 @@
       button.className = `badge k-${view.kind}`;
       button.dataset.kind = view.kind;
       button.dataset.judgment = view.judgment;
-      button.setAttribute('aria-label', CL.overlay.ariaLabel(view.kind, view.supportingSources));
+      const elsewhere = view.elsewhere && view.elsewhere.found.length ? view.elsewhere : null;
+      button.setAttribute(
+        'aria-label',
+        elsewhere
+          ? CL.overlay.ariaLabelElsewhere(view.kind, view.supportingSources, elsewhere)
+          : CL.overlay.ariaLabel(view.kind, view.supportingSources),
+      );
+      button.classList.toggle('found-elsewhere', !!elsewhere);
       button.setAttribute('aria-haspopup', 'dialog');
       const icon = this.doc.createElement('span');
       icon.className = 'icon';
@@ -59,6 +67,13 @@
         num.className = 'num';
         num.textContent = view.supportingSources.join(',');
         parts.push(num);
+      }
+      if (elsewhere) {
+        // Inside the button, so the note travels and stacks with its badge.
+        const note = this.doc.createElement('span');
+        note.className = 'elsewhere';
+        note.textContent = CL.overlay.elsewherePhrase(elsewhere);
+        parts.push(note);
       }
       button.replaceChildren(...parts);
       return button;

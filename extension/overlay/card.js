@@ -27,6 +27,14 @@
    * @property {SourceView[]} sources
    * @property {string[]} unsupported  atomic claims no source supports (FActScore)
    * @property {number[]} supportingSources
+   * @property {ElsewhereView} [elsewhere]  support found in pages the sentence does not cite
+   */
+
+  /**
+   * @typedef {object} ElsewhereView
+   * @property {string[]} cited   how the reader knows the sentence's own sources ("[3]")
+   * @property {{label: string, url: string, judgment: string, quotes: {text: string, href: string}[]}[]} found
+   *   best first; label is the answer's marker for that page ("[5]") or its host
    */
 
   const VERDICT_WORDS = {
@@ -83,13 +91,23 @@
       this.add(heading, 'span', '', `${kind.word} — sentence ${view.index + 1}`);
       this.add(this.el, 'p', 'statement', view.text);
 
+      const elsewhere = view.elsewhere && view.elsewhere.found.length ? view.elsewhere : null;
       if (view.kind === 'contradicted') {
         this.add(this.el, 'p', 'note', 'A cited source says the opposite of this sentence.');
       }
+      if (elsewhere) this.add(this.el, 'p', 'note elsewhere', `${CL.overlay.elsewherePhrase(elsewhere)}.`);
       if (!view.sources.length) {
         this.add(this.el, 'p', '', 'The answer gives no source for this sentence.');
       }
-      for (const source of view.sources) this.addSource(source);
+      // The companion's quote from a source that refutes the sentence is the sentence saying
+      // otherwise (companion/evidence.py contradicting_quote); its lines do not say which source
+      // refutes, so a source is named as refuting only when it is the one that can be.
+      const refuting = view.kind === 'contradicted' ? view.sources.filter((s) => s.judgment === 'no_support' && s.quotes.length) : [];
+      for (const source of view.sources) this.addSource(source, refuting.length === 1 && refuting[0] === source);
+      if (elsewhere) {
+        this.add(this.el, 'p', 'elsewhere-head', view.sources.length ? 'Found in a source it does not cite:' : 'Found in a source of this answer:');
+        for (const found of elsewhere.found) this.addElsewhere(found);
+      }
       if (view.unsupported.length && view.kind !== 'complete_support') {
         this.add(this.el, 'p', 'note', 'Not found in the sources:');
         const list = this.add(this.el, 'ul', '');
@@ -99,35 +117,51 @@
       this.place(anchor);
     }
 
-    /** @param {SourceView} source */
-    addSource(source) {
+    /** @param {SourceView} source @param {boolean} refutes  its quote says the opposite of the sentence */
+    addSource(source, refutes = false) {
       const box = this.add(this.el, 'div', 'source');
       const head = this.add(box, 'div', 'source-head');
       this.add(head, 'span', '', `Source ${source.n}`);
-      let host = source.url;
-      try {
-        host = new URL(source.url).hostname.replace(/^www\./, '');
-      } catch {
-        // keep the raw text
-      }
+      const host = CL.overlay.hostOf(source.url);
       this.add(head, 'span', 'source-host', source.title ? `${host} — ${source.title}` : host);
       const verdict = source.reason
         ? `could not be read (${source.reason})`
-        : VERDICT_WORDS[source.judgment] || '';
+        : refutes
+          ? 'says otherwise:'
+          : VERDICT_WORDS[source.judgment] || '';
       if (verdict) {
         this.add(box, 'div', '', source.irrelevant ? `${verdict}; not needed for this sentence` : verdict);
       }
-      for (const quote of source.quotes) {
+      if (refutes) box.classList.add('refutes');
+      this.addQuotes(box, source.quotes);
+      if (!source.quotes.length && !source.reason) {
+        const link = /** @type {HTMLAnchorElement} */ (this.add(box, 'a', 'open', 'Open source ↗'));
+        link.href = source.url;
+        link.target = '_blank';
+        link.rel = 'noopener noreferrer';
+      }
+    }
+
+    /**
+     * A page the sentence does not cite, where its support was found.
+     * @param {ElsewhereView['found'][number]} found
+     */
+    addElsewhere(found) {
+      const box = this.add(this.el, 'div', 'source found');
+      const head = this.add(box, 'div', 'source-head');
+      this.add(head, 'span', '', found.label);
+      this.add(head, 'span', 'source-host', CL.overlay.hostOf(found.url));
+      this.add(box, 'div', '', VERDICT_WORDS[found.judgment] || '');
+      this.addQuotes(box, found.quotes);
+    }
+
+    /** @param {Element} box @param {{text: string, href: string}[]} quotes */
+    addQuotes(box, quotes) {
+      for (const quote of quotes) {
         const block = this.add(box, 'blockquote', '', quote.text);
         if (!this.quoteText && block.firstChild) this.quoteText = /** @type {Text} */ (block.firstChild);
         const link = /** @type {HTMLAnchorElement} */ (this.add(box, 'a', 'open', 'Open source at this quote ↗'));
         link.href = quote.href;
-        link.target = '_blank';
-        link.rel = 'noopener noreferrer';
-      }
-      if (!source.quotes.length && !source.reason) {
-        const link = /** @type {HTMLAnchorElement} */ (this.add(box, 'a', 'open', 'Open source ↗'));
-        link.href = source.url;
         link.target = '_blank';
         link.rel = 'noopener noreferrer';
       }

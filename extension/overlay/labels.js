@@ -2,7 +2,7 @@
  * How each verdict is shown and spoken: icon + word + colour, never colour alone (WCAG 1.4.1),
  * and the underline style differs too, for readers who cannot tell the colours apart.
  *
- * Runs in: content scripts. Data only.
+ * Runs in: content scripts. Data, and the words made from it.
  */
 'use strict';
 (function (CL) {
@@ -56,5 +56,93 @@
     return parts.join(' · ');
   }
 
-  CL.overlay = Object.assign(CL.overlay || {}, { KINDS, kindOf, ariaLabel, countsPhrase, sourcesPhrase });
+  /**
+   * How a source is named in "found in …": the marker the reader saw in the answer, bracketed
+   * as engines print it, else the page's host (a page no marker of this answer points at).
+   * @param {string|null|undefined} marker @param {string} url
+   */
+  function sourceLabel(marker, url) {
+    return marker ? `[${marker}]` : hostOf(url);
+  }
+
+  /** "example.org" for https://www.example.org/a; the text itself when it is no URL. @param {string} url */
+  function hostOf(url) {
+    try {
+      return new URL(url).hostname.replace(/^www\./, '');
+    } catch {
+      return url;
+    }
+  }
+
+  /**
+   * The note beside a badge when support was found in a page the sentence does not cite
+   * (issue 12): "Not in [3] — found in [5]", "No citation — found in [2]".
+   * @param {{cited: string[], found: {label: string}[]}} elsewhere
+   */
+  function elsewherePhrase(elsewhere) {
+    const found = elsewhere.found.map((f) => f.label).join(', ');
+    return elsewhere.cited.length ? `Not in ${elsewhere.cited.join(', ')} — found in ${found}` : `No citation — found in ${found}`;
+  }
+
+  /**
+   * The badge's accessible name with support found elsewhere: the verdict on its own sources
+   * first (that is still the sentence's verdict), then where the support is.
+   * @param {string} kind @param {number[]} sources @param {{found: {label: string}[]}} elsewhere
+   */
+  function ariaLabelElsewhere(kind, sources, elsewhere) {
+    const found = elsewhere.found.map((f) => f.label).join(', ');
+    const verdict = kind === 'no_citation' ? KINDS.no_citation.phrase : `${KINDS[kind].phrase} ${sourcesPhrase(sources)}`;
+    return `${verdict}; found in ${found} — show evidence`;
+  }
+
+  /**
+   * The summary's line about support found elsewhere, '' when there is none.
+   * @param {number} misplaced  sentences whose citations miss what another source of the answer has
+   * @param {number} uncited    sentences citing nothing that a source of the answer supports
+   */
+  function elsewhereCountsPhrase(misplaced, uncited) {
+    const parts = [];
+    if (misplaced) parts.push(`${misplaced} sentence${misplaced === 1 ? '' : 's'} with a misplaced citation`);
+    if (uncited) parts.push(`${uncited} without citation`);
+    return parts.length ? `Found in another source: ${parts.join(', ')}` : '';
+  }
+
+  /**
+   * The overlay's view of a statement line's `found_elsewhere` (docs/api.md): how the reader
+   * knows its own sources and the ones where support was found. The content script puts it on
+   * the statement's view as `elsewhere`.
+   * @param {import('../shared/types.js').StatementLine} line
+   * @param {import('../shared/types.js').VerifyRequest} request
+   * @returns {{cited: string[], found: {label: string, url: string, judgment: string, quotes: {text: string, href: string}[]}[]}}
+   */
+  function elsewhereView(line, request) {
+    const byId = new Map(request.citations.map((c) => [c.id, c]));
+    const cited = [];
+    for (const id of line.citations || []) {
+      const c = byId.get(id);
+      const label = c ? sourceLabel(c.marker, c.url) : '';
+      if (label && !cited.includes(label)) cited.push(label);
+    }
+    const found = (line.found_elsewhere || []).map((f) => ({
+      label: sourceLabel(f.marker, f.url),
+      url: f.url,
+      judgment: f.judgment,
+      quotes: (f.evidence || []).slice(0, 2).map((e) => ({ text: e.text, href: e.fragment_url || CL.overlay.fragmentUrl(f.url, e.text) })),
+    }));
+    return { cited, found };
+  }
+
+  CL.overlay = Object.assign(CL.overlay || {}, {
+    KINDS,
+    kindOf,
+    ariaLabel,
+    ariaLabelElsewhere,
+    countsPhrase,
+    sourcesPhrase,
+    sourceLabel,
+    hostOf,
+    elsewherePhrase,
+    elsewhereCountsPhrase,
+    elsewhereView,
+  });
 })((globalThis.CiteLens ??= {}));

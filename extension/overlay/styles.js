@@ -20,6 +20,8 @@
 .badge:focus-visible { outline: 3px solid #2563eb; outline-offset: 2px; }
 .badge .icon { font-size: 13px; width: 14px; text-align: center; }
 .badge .num { font-weight: 500; opacity: 0.8; }
+.badge .elsewhere { font-weight: 500; margin-left: 2px; padding-left: 6px; border-left: 1px solid currentColor; }
+.k-contradicted { border-width: 2px; }
 .k-complete_support { background: #dcfce7; border-color: #15803d; color: #14532d; }
 .k-partial_support { background: #fef9c3; border-color: #a16207; color: #713f12; }
 .k-no_support { background: #fee2e2; border-color: #b91c1c; color: #7f1d1d; }
@@ -39,6 +41,10 @@
 .card blockquote { margin: 6px 0; padding: 6px 10px; border-left: 3px solid #3b82f6; background: #eff6ff; }
 .card a { color: #1d4ed8; }
 .card .note { margin: 6px 0 0; color: #7f1d1d; }
+.card .note.elsewhere { color: #1e3a8a; font-weight: 600; }
+.card .elsewhere-head { margin: 10px 0 0; font-weight: 600; }
+.card .refutes blockquote { border-left-color: #a21caf; background: #fdf4ff; }
+.card .found blockquote { border-left-color: #15803d; background: #f0fdf4; }
 .card ul { margin: 4px 0 0; padding-left: 18px; }
 .card .close { position: absolute; top: 6px; right: 8px; border: 0; background: none; font-size: 16px; cursor: pointer; color: #475569; }
 ::highlight(citelens-evidence) { background-color: rgb(59 130 246 / 0.3); }
@@ -46,7 +52,7 @@
   flex-wrap: wrap; gap: 6px 12px; align-items: center; padding: 10px 40px 10px 12px; border-radius: 12px;
   background: #0f172a; color: #f8fafc; box-shadow: 0 8px 24px rgb(0 0 0 / 0.3); }
 .bar .brand { font-weight: 700; }
-.bar .note, .bar .status { flex-basis: 100%; color: #cbd5e1; }
+.bar .note, .bar .status, .bar .elsewhere { flex-basis: 100%; color: #cbd5e1; }
 .bar .message { flex-basis: 100%; }
 .bar button[data-action="close"] { position: absolute; top: 8px; right: 8px; border: 0; background: none; font-size: 16px; padding: 0 6px; }
 .bar .metrics { color: #cbd5e1; }

@@ -27,8 +27,10 @@
 
     /**
      * @param {{counts: Record<string, number>, contradicted: number, recall?: number,
-     *   precision?: number, warning?: string, note?: string}} summary  warning: the results
-     *   are incomplete; note: something the reader should know about complete results
+     *   precision?: number, misplaced?: number, uncitedSupported?: number, warning?: string,
+     *   note?: string}} summary  misplaced, uncitedSupported: the summary line's
+     *   misplaced_citations and uncited_but_supported; warning: the results are incomplete;
+     *   note: something the reader should know about complete results
      */
     done(summary) {
       const parts = [this.brand(), this.span('counts', CL.overlay.countsPhrase(summary.counts, summary.contradicted))];
@@ -36,6 +38,8 @@
         // ALCE (Gao et al. 2023): recall over sentences, precision over citations.
         parts.push(this.span('metrics', `Citation recall ${pct(summary.recall)} · precision ${pct(summary.precision)}`));
       }
+      const elsewhere = CL.overlay.elsewhereCountsPhrase(summary.misplaced || 0, summary.uncitedSupported || 0);
+      if (elsewhere) parts.push(this.span('elsewhere', elsewhere));
       if (summary.warning) parts.push(this.message(summary.warning));
       if (summary.note) parts.push(this.span('note', summary.note));
       this.render(summary.warning ? 'warning' : '', parts, [this.button('Export audit card', 'export', this.actions.onExport)]);

@@ -51,10 +51,26 @@
 /**
  * @typedef {object} PerCitation
  * @property {string} citation   id from VerifyRequest.citations
+ * @property {string} [marker]   that citation's marker, echoed
  * @property {string} url
  * @property {Judgment} judgment
  * @property {number} score
+ * @property {number} [contradiction]  the source's contradiction probability
  * @property {boolean} irrelevant  ALCE precision: cannot support alone and the others suffice without it
+ * @property {Evidence[]} evidence  for a no_support source of a contradicted statement: the sentence that says otherwise
+ * @property {string[]} [unsupported_assertions]
+ * @property {string} [reason]   why it could not be read, when inaccessible
+ */
+
+/**
+ * Support found in a page of the answer that the statement does not cite (issue 12), apart from
+ * the statement's own judgment.
+ * @typedef {object} FoundElsewhere
+ * @property {string} url
+ * @property {string|null} citation  the answer's first citation of that page, null when none points there
+ * @property {string|null} marker    that citation's marker
+ * @property {'complete_support'|'partial_support'} judgment
+ * @property {number} score
  * @property {Evidence[]} evidence
  */
 
@@ -66,11 +82,13 @@
  * @property {[number, number]} span   [start, end) in VerifyRequest.answer.text
  * @property {string[]} citations
  * @property {Judgment} judgment
- * @property {boolean} contradicted
+ * @property {boolean} contradicted  a cited source says the opposite; judgment is then no_support or partial_support
  * @property {number} score
  * @property {PerCitation[]} per_citation
  * @property {string[]} evidence_sentences
  * @property {string[]} unsupported_assertions
+ * @property {{text: string, score: number, supported: boolean}[]} [claims]
+ * @property {FoundElsewhere[]} [found_elsewhere]  best first; empty when fully supported or nothing was found
  */
 
 /**
@@ -79,6 +97,8 @@
  * @property {number} citation_recall
  * @property {number} citation_precision
  * @property {Record<Judgment, number>} counts
+ * @property {number} [misplaced_citations]    statements with citations whose support was found in another page
+ * @property {number} [uncited_but_supported]  statements citing nothing that a page of the answer supports
  * @property {number} [elapsed_ms]
  */
 
