@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 from collections.abc import AsyncIterator, Callable
@@ -40,8 +41,13 @@ def pages_app() -> web.Application:
             )
         return web.Response(text=path.read_text(encoding="utf-8"), content_type="text/html", charset="utf-8")
 
+    async def slow(request: web.Request) -> web.Response:
+        await asyncio.sleep(1.0)  # still loading when a test's client walks away
+        return await page(request)
+
     app = web.Application()
     app.router.add_get("/articles/{name}", page)
+    app.router.add_get("/slow/{name}", slow)
     return app
 
 
@@ -68,3 +74,14 @@ def settings_for(tmp_path: Path) -> Callable[..., Settings]:
         )
 
     return make
+
+
+# Tests that load the real model (directly or through a companion) are `slow`, so that
+# `pytest -m "not slow"` is a fast inner loop; browser tests run under Node (npm run test:e2e).
+_MODEL_FIXTURES = frozenset({"model_dir", "start_companion"})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if _MODEL_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)

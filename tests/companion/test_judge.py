@@ -14,6 +14,8 @@ from companion.judge import Judge
 from companion.model import default_model_dir
 from companion.records import Citation, SourceResult, Statement, StatementJudgment
 
+pytestmark = pytest.mark.slow  # the real model
+
 URL = "https://example.org/bees"
 PAGE = [  # the bundled example's colony page
     "A healthy colony in summer contains a single queen, a few hundred drones and tens of thousands of "

@@ -3,6 +3,7 @@ bounded work."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import os
@@ -153,11 +154,34 @@ async def test_token_file_is_private(companion):
     assert mode == 0o600
 
 
-async def test_client_leaving_mid_stream_does_not_break_the_server(companion, pages_server):
-    body = {**SMALL, "options": {"stream": True}}
+async def test_client_leaving_mid_stream_does_not_break_the_server(
+    settings_for, start_companion, pages_server
+):
+    # One verification at a time and none waiting: if the abandoned one kept its slot, the next
+    # request would be refused with 429.
+    limits = Limits(max_concurrent_verifications=1, max_waiting_verifications=0)
+    companion = await start_companion(settings_for(allow=pages_server, limits=limits))
+    site = f"http://127.0.0.1:{pages_server.port}"
+    text = "Honeybees dance to show where food is. A colony has one queen."
+    body = {
+        "answer": {"text": text},
+        "citations": [
+            {"id": "c1", "marker": "1", "url": f"{site}/slow/dance", "offset": 38},
+            {"id": "c2", "marker": "2", "url": f"{site}/slow/colony", "offset": len(text)},
+        ],
+        "options": {"stream": True},
+    }
     async with aiohttp.ClientSession() as other:
         r = await other.post(companion.url + "/v1/verify", json=body, headers=companion.headers())
-        await r.content.readline()
+        first = json.loads(await r.content.readline())
+        assert first["type"] == "start"  # the pages are still loading: the stream is mid-way
         r.close()
     async with companion.session.get(companion.url + "/v1/health") as ok:
         assert ok.status == 200
+    for _ in range(50):  # the abandoned verification lets go of its slot once it notices
+        again = await companion.post("/v1/verify", {**body, "options": {"stream": False}})
+        if again.status != 429:
+            break
+        await asyncio.sleep(0.1)
+    assert again.status == 200, await again.text()
+    assert len((await again.json())["statements"]) == 2

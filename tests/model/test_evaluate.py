@@ -14,6 +14,8 @@ from scripts.datasets import MEANING, group_keys, read_rows
 from scripts.evaluate import auc, balanced_accuracy, macro_f1, meaning_counts, metrics
 from tests.conftest import model_dir
 
+pytestmark = pytest.mark.slow  # the real model
+
 ROOT = Path(__file__).resolve().parents[2]
 WICE = [
     {

@@ -23,6 +23,8 @@ from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processor
 from companion.infer import OnnxNLI  # noqa: E402
 from companion.model import load_config  # noqa: E402
 
+pytestmark = pytest.mark.slow  # the real model
+
 ROOT = Path(__file__).resolve().parents[2]
 WORDS = "the a dog cat runs sleeps park home is in on outside animal".split()
 

@@ -12,6 +12,8 @@ from companion.infer import OnnxNLI
 from companion.model import load_config
 from tests.conftest import model_dir
 
+pytestmark = pytest.mark.slow  # the real model
+
 PAIRS = [
     ("A man is playing a guitar on stage.", "A man is playing an instrument."),
     ("A man is playing a guitar on stage.", "A woman is sleeping at home."),
@@ -46,7 +48,34 @@ def test_scores_are_probabilities_and_make_sense(nli):
     assert scores[2].entailment > 0.8
 
 
-def test_batching_by_length_and_the_cache_do_not_change_scores(nli):
+def test_batches_are_planned_by_length_within_the_token_budget():
+    batching = OnnxNLI(model_dir(), max_batch=3)  # the shipped int8 model scores one pair a call
+    lengths = [5, 300, 40, 41, 39, 600, 42, 7]
+    order = sorted(range(len(lengths)), key=lambda i: lengths[i])
+    batches = list(batching._batches(order, lengths))
+    assert [i for batch in batches for i in batch] == order  # every pair once, in length order
+    assert any(len(batch) > 1 for batch in batches)
+    for batch in batches:
+        assert len(batch) <= 3
+        assert len(batch) == 1 or max(lengths[i] for i in batch) * len(batch) <= 1024
+
+
+def test_batched_scores_come_back_to_their_own_pairs():
+    """With real batches of several pairs, each score is the one of its pair (labels agree with the
+    one-pair calls; int8 scores move a little with batch mates, so not the digits)."""
+    batching = OnnxNLI(model_dir(), max_batch=4)
+    pairs = PAIRS + [(h, p) for p, h in PAIRS]
+    alone = [batching.score_uncached([pair], by_length=False)[0] for pair in pairs]
+    batched = batching.score_uncached(pairs)
+
+    def label(e):
+        return max(("entailment", e.entailment), ("neutral", e.neutral), ("contradiction", e.contradiction),
+                   key=lambda x: x[1])[0]
+
+    assert [label(b) for b in batched] == [label(a) for a in alone]
+
+
+def test_ordering_by_length_and_the_cache_do_not_change_scores(nli):
     naive = nli.score_uncached(PAIRS, by_length=False)
     batched = nli.score_uncached(PAIRS)
     for a, b in zip(naive, batched, strict=True):

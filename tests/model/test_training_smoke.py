@@ -18,6 +18,8 @@ pytest.importorskip("optimum.onnxruntime", reason="the `export` extra is not ins
 
 from companion.infer import OnnxNLI
 
+pytestmark = pytest.mark.slow  # the real model
+
 ROOT = Path(__file__).resolve().parents[2]
 
 SNLI = [

@@ -184,9 +184,13 @@ test('a plain JSON answer is replayed as lines', async () => {
 
 test('audit and the connection test use the token too', async () => {
   const seen = serve(() => Response.json({ cards: [] }));
+  const token = (request) => new Headers(request.init.headers).get('X-CiteLens-Token');
   assert.deepEqual(await fetchAudit(SETTINGS, { result: {} }), { cards: [] });
   assert.equal(seen.at(-1).url, 'http://127.0.0.1:8765/v1/audit');
+  assert.equal(token(seen.at(-1)), 'tok');
   assert.deepEqual(await testConnection(SETTINGS), { version: '0.1.0', model: 'm' });
+  assert.equal(seen.at(-1).url, 'http://127.0.0.1:8765/v1/verify');
+  assert.equal(token(seen.at(-1)), 'tok');
   serve(() => Response.json({ error: { message: 'bad token' } }, { status: 401 }));
   assert.equal((await errorOf(testConnection(SETTINGS))).code, 'bad_token');
 });

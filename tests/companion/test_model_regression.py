@@ -1,4 +1,6 @@
-"""End to end: a realistic answer, pages fetched from a local site, the real model, the real API.
+"""Model regression, end to end: a realistic answer, pages fetched from a local site, the real
+model, the real API. It pins the shipped model's verdicts and rates on this answer, so a new model
+or a judge change that moves them fails here on purpose: update the pins with the model card.
 
 The answer holds every case of the verifiability study: complete support, a sentence half
 supported, one contradicted by its source, a dead link next to a good source, a source reachable
