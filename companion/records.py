@@ -242,7 +242,7 @@ class StatementJudgment:
     per_citation: tuple[CitationJudgment, ...]
     evidence: tuple[Evidence, ...]
     claims: tuple[AtomicClaim, ...]
-    # ALCE: 1 when the joined evidence of all citations entails the statement.
+    # ALCE citation recall: 1 when the statement is completely supported by its citations read together.
     recall: int
     features: tuple[float, ...] = ()  # the combiner's inputs (combiner.FEATURES), for the audit
     found_elsewhere: tuple[FoundElsewhere, ...] = ()  # best first; only for statements not fully supported
