@@ -147,8 +147,73 @@ def attach_citations(
     return attached
 
 
+# Headings and list labels (issue 15). The answer arrives as plain text with each heading on a line
+# of its own; "Height and materials" or "Key points:" claims nothing, so it gets no badge and no
+# count. Without a parser this is decided from the shape of the line alone (`_is_heading`).
+_FINAL_STOP = re.compile(r"[.!?。！？…‼⁇।][\"'”’»)\]）」』]*\Z")
+_LABEL_END = re.compile(r"[:：]\Z")
+# A comma or an inner colon makes a clause or "Label: content", which usually claims something.
+_CLAUSE_MARK = re.compile(r"[,;:，、；：]")
+_HEADING_MAX_WORDS = 8
+_LABEL_MAX_WORDS = 12
+_HEADING_MAX_CHARS = 60
+_LABEL_MAX_CHARS = 80
+_QUESTION_WORDS = frozenset("what why how when where who which".split())
+_SUBJECT_PRONOUNS = frozenset("i we you he she it they there".split())
+# Copulas, auxiliaries and modals: the verbs a short claim without a full stop is made of
+# ("The tower is 330 m tall"); a few Romance and German ones for the answers in those languages.
+_VERB_WORDS = frozenset(
+    """is are was were be been being am has have had do does did can could will would may might
+    must shall should isn't aren't wasn't weren't hasn't haven't doesn't don't didn't can't won't
+    es son fue fueron está están era eran est sont était ist sind war waren""".split()
+)
+
+
+def _own_line(text: str, start: int, end: int) -> bool:
+    """The sentence is all of its line (a bullet before it and markers after it aside)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    before = _BULLET.sub("", text[line_start:start] + "x", count=1)[:-1]
+    return not before.strip() and not strip_markers(text[end:line_end])
+
+
+def _is_heading(clean: str) -> bool:
+    """A heading or label by its shape: short, no final punctuation, no verb.
+
+    A line that ends with a colon introduces what follows ("Key points:", "Sources:"). Any other
+    line needs all of: no full stop, question or exclamation mark at its end, at most
+    _HEADING_MAX_WORDS words, no comma or inner colon, and either title case, a question word first
+    ("Why they matter"), or no subject pronoun first and no copula, auxiliary or modal and no
+    lower-case "-ed" word after the first ("It opened in 1889" is a claim). Present-tense verbs
+    cannot be told from plural nouns without a tagger ("Key facts" / "Bees see colour"), so an
+    uncited verb-only claim of that shape is read as a heading: the price of never badging one.
+    """
+    words = clean.split()
+    if _LABEL_END.search(clean):
+        return len(words) <= _LABEL_MAX_WORDS and len(clean) <= _LABEL_MAX_CHARS
+    if _FINAL_STOP.search(clean) or len(words) > _HEADING_MAX_WORDS or len(clean) > _HEADING_MAX_CHARS:
+        return False
+    if _CLAUSE_MARK.search(clean):
+        return False
+    lowered = [w.lower().strip("\"'“”‘’()[]") for w in words]
+    if lowered[0] in _QUESTION_WORDS:
+        return True
+    long_words = [w for w in words if sum(c.isalpha() for c in w) >= 4]
+    if len(long_words) >= 2 and all(w[0].isupper() for w in long_words):
+        return True  # Title Case
+    if lowered[0] in _SUBJECT_PRONOUNS or any(w in _VERB_WORDS for w in lowered):
+        return False
+    return not any(w.endswith("ed") and len(w) > 3 and w[0].islower() for w in words[1:])
+
+
 def statements(text: str, citations: Sequence[Citation], question: str = "") -> list[Statement]:
-    """The answer's statements in order, with their citations and their reading context."""
+    """The answer's statements in order, with their citations and their reading context.
+
+    Headings and labels are left out (`_is_heading`) unless they cite something: a cited line is
+    a statement whatever its shape. An answer of one sentence is always a statement ("The
+    Proclaimers" answers its question).
+    """
     spans = split_sentences(text)
     cited = attach_citations(text, spans, citations)
     result: list[Statement] = []
@@ -156,6 +221,10 @@ def statements(text: str, citations: Sequence[Citation], question: str = "") -> 
     for (start, end), own in zip(spans, cited, strict=True):
         clean = strip_markers(text[start:end])
         if not clean:
+            continue
+        if not own and len(spans) > 1 and _own_line(text, start, end) and _is_heading(clean):
+            # Still the context of the sentence under it, as the reader reads it.
+            previous = clean
             continue
         result.append(
             Statement(

@@ -1,7 +1,14 @@
 """Answer segmentation: sentence spans, marker forms, citation attachment, headings and lists."""
 
+import json
+from pathlib import Path
+
+import pytest
+
 from companion.records import Citation
 from companion.segment import attach_citations, split_sentences, statements, strip_markers
+
+_ENGINES = Path(__file__).resolve().parents[1] / "fixtures" / "engines"
 
 
 def cite(offset: int, n: int = 1) -> Citation:
@@ -14,7 +21,7 @@ def test_spans_are_trimmed_and_cover_each_sentence():
     assert [text[s:e] for s, e in spans] == ["First one is here.", "Second follows!", "Third?"]
 
 
-def test_headings_and_list_items_are_statements():
+def test_headings_are_split_as_lines_but_are_not_statements():
     text = "Key facts\n- The tower is 330 m tall\n- It opened in 1889\nIt is in Paris."
     assert [text[s:e] for s, e in split_sentences(text)] == [
         "Key facts",
@@ -23,7 +30,134 @@ def test_headings_and_list_items_are_statements():
         "It is in Paris.",
     ]
     result = statements(text, [])
-    assert [s.text for s in result][:3] == ["Key facts", "The tower is 330 m tall", "It opened in 1889"]
+    # List items that claim something stay statements, final full stop or not.
+    assert [s.text for s in result] == ["The tower is 330 m tall", "It opened in 1889", "It is in Paris."]
+    assert [s.index for s in result] == [0, 1, 2]
+    assert [text[s.span[0] : s.span[1]] for s in result] == [
+        "- The tower is 330 m tall",
+        "- It opened in 1889",
+        "It is in Paris.",
+    ]
+    assert result[0].previous == "Key facts"  # the heading is still the context of what it heads
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Key points:",
+        "Sources:",
+        "Height and materials",
+        "Why they matter",
+        "What threatens them",
+        "Quick Answer",
+        "How Bees Are Dying",
+        "Ask a follow-up",
+        "主な機能・特徴",
+        "Практическое применение:",
+    ],
+)
+def test_headings_and_labels_are_not_statements(line):
+    text = f"The tower is in Paris.[1]\n{line}\nIt is 330 m tall.[2]"
+    cites = [cite(text.index("[1]"), 1), cite(text.index("[2]"), 2)]
+    result = statements(text, cites)
+    assert [s.text for s in result] == ["The tower is in Paris.", "It is 330 m tall."]
+    assert [s.index for s in result] == [0, 1]
+    assert [text[s.span[0] : s.span[1]] for s in result] == [s.text for s in result]
+    assert [[c.id for c in s.citations] for s in result] == [["c1"], ["c2"]]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "The tower is 330 m tall",  # a copula: a claim without its full stop
+        "It opened in 1889",  # a subject pronoun, and a past tense
+        "Paris hosted the World's Fair",
+        "Protecting bees matters.",  # a full stop ends a sentence, however short
+        "Is it safe?",
+        "Tourists can climb it",
+        "Extensión: el arrecife es enorme",  # "Label: content" claims its content
+        "Bees, wasps and ants",  # a comma: a clause or a list, not a title
+        "The tower was painted brown in 1968 and repainted every seven years since then",  # too long
+        "El arrecife es enorme",
+    ],
+)
+def test_lines_that_claim_something_stay_statements(line):
+    text = f"The tower is in Paris.[1]\n{line}\nIt is 330 m tall.[2]"
+    cites = [cite(text.index("[1]"), 1), cite(text.index("[2]"), 2)]
+    assert [s.text for s in statements(text, cites)][1] == line
+
+
+def test_a_cited_short_line_is_a_statement():
+    text = "Height and materials [1]\nIt is 330 m tall.[2]"
+    cites = [cite(text.index("[1]"), 1), cite(text.index("[2]"), 2)]
+    result = statements(text, cites)
+    assert [(s.text, [c.id for c in s.citations]) for s in result] == [
+        ("Height and materials", ["c1"]),
+        ("It is 330 m tall.", ["c2"]),
+    ]
+    assert text[result[0].span[0] : result[0].span[1]] == "Height and materials"
+
+
+def test_a_heading_shape_inside_a_line_is_a_statement():
+    # Only a line of its own can be a heading; pysbd's pieces of a longer line are sentences.
+    text = "Paris is big. Key facts\nIt is 330 m tall."
+    assert [s.text for s in statements(text, [])] == ["Paris is big.", "Key facts", "It is 330 m tall."]
+
+
+def test_a_one_sentence_answer_is_a_statement():
+    assert [s.text for s in statements("The Proclaimers", [])] == ["The Proclaimers"]
+
+
+# The headings of each captured engine answer (tests/fixtures/engines/*.expected.json), checked by
+# reading each one: every other sentence of those answers claims something.
+_FIXTURE_HEADINGS = {
+    "chatgpt": ["Why they matter", "What threatens them"],
+    "copilot": [],
+    # "Ask a follow-up" is the engine's button, selected with the answer; it shares the last line
+    # with a claim, so only the extension could tell (the selection's DOM), not the line's shape.
+    "drift-perplexity-selection": [],
+    "generic-kagi": ["Quick Answer"],
+    "google-ai-mode": [],
+    "google-ai-overview": ["Key facts"],
+    "google-ai-overview-2025-07": [],
+    "google-ai-overview-2025-11": [],
+    "perplexity": ["Height and materials"],
+    "phind": [],
+}
+
+
+def _captured(name: str) -> tuple[str, list[Citation]]:
+    data = json.loads((_ENGINES / f"{name}.expected.json").read_text(encoding="utf-8"))
+    cites = [
+        Citation(id=f"c{i}", marker=str(c.get("marker", "")), url=c["url"], offset=c["offset"])
+        for i, c in enumerate(data["citations"])
+    ]
+    return data["text"], cites
+
+
+def test_every_engine_fixture_is_listed():
+    captured = {
+        p.name.removesuffix(".expected.json")
+        for p in _ENGINES.glob("*.expected.json")
+        if "text" in json.loads(p.read_text(encoding="utf-8"))
+    }
+    assert captured == set(_FIXTURE_HEADINGS)
+
+
+@pytest.mark.parametrize("name", sorted(_FIXTURE_HEADINGS))
+def test_engine_fixture_headings_are_left_out(name):
+    text, cites = _captured(name)
+    spans = split_sentences(text)
+    result = statements(text, cites)
+    kept = {text[s.span[0] : s.span[1]] for s in result}
+    dropped = [text[s:e] for s, e in spans if not any(text[s:e].startswith(k) for k in kept)]
+    assert dropped == _FIXTURE_HEADINGS[name]
+    assert len(result) == len(spans) - len(_FIXTURE_HEADINGS[name])
+    assert [s.index for s in result] == list(range(len(result)))
+    for s in result:
+        assert strip_markers(text[s.span[0] : s.span[1]]) == s.text
+    # Every citation still lands on a statement: none was attached to a heading.
+    assert sum(len(s.citations) for s in result) == len(cites)
 
 
 def test_every_marker_form_is_stripped():
