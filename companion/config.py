@@ -71,6 +71,15 @@ class Limits:
     # Address space of that child. A 1 MB PDF can inflate to GBs of content stream (measured: a
     # 4 MB one took 5 GB and 28 s in PDFium); the child dies instead of the companion.
     pdf_memory_bytes: int = 1024 * 1024 * 1024
+    # One-click pairing (issue 15, docs/THREAT_MODEL.md). A request lives long enough to switch to
+    # a terminal and type `citelens pair CODE`, and no longer: one waits at a time.
+    pairing_ttl_s: float = 120.0
+    # Starts per window, from every origin together (Firefox origins cannot be pinned): enough
+    # for a reader who retries, too few to keep the terminal full of requests.
+    pairing_starts_per_window: int = 5
+    pairing_window_s: float = 600.0
+    # Wrong codes typed before the request is cancelled and must be started again.
+    pairing_code_attempts: int = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +114,12 @@ class Judging:
     evidence_sentences: int = 5
     # Characters of prefix / suffix around a quote, as W3C TextQuoteSelectors usually keep.
     quote_context: int = 32
+    # A window whose sentence about the claim negates it (meaning.negates) refutes the claim when
+    # the model's contradiction on it reaches this: the calibrated bar (0.94) alone let "It is
+    # not: the Eiffel Tower is not made of steel" (0.73) support "…is made of steel". At 0.7 it
+    # changed no verdict on the calib and held parts (0.5 cost 0.6 points of held WiCE BA, 0.3
+    # cost 1.5).
+    negated_contradiction: float = 0.7
     # Share of a claim's content words that another source's best window must hold before the
     # model reads it for "found elsewhere" (issue 12): a source about something else costs no call.
     elsewhere_on_topic: float = 0.5

@@ -26,7 +26,7 @@ from .claims import atomic_claims, hypothesis
 from .combiner import Combiner, Verdict, decide
 from .config import Judging, Retrieval
 from .evidence import contradicting_quote, covering_quote
-from .meaning import Reading, read_meaning
+from .meaning import Reading, negates, read_meaning
 from .model import ModelConfig
 from .reading import SourceReading, read_sources
 from .records import (
@@ -79,7 +79,7 @@ class Judge:
         )
         score, features = self._support(claim, statement.text, list(readings.values()))
         meanings = {url: read_meaning(statement.text, r.most_entailing_text()) for url, r in readings.items()}
-        contradicted = any(self._contradicts(r, meanings[url]) for url, r in readings.items())
+        contradicted = any(self._contradicts(statement.text, r, meanings[url]) for url, r in readings.items())
         hedged = not any(m.asserts for m in meanings.values())
 
         # A one-fact statement that the sources fully support needs no atomic check.
@@ -154,7 +154,7 @@ class Judge:
         for url, reading in readings.items():
             score = self._alone(statement.text, reading)
             meaning = read_meaning(statement.text, reading.most_entailing_text())
-            contradicted = self._contradicts(reading, meaning)
+            contradicted = self._contradicts(statement.text, reading, meaning)
             verdict = decide(score, [], contradicted, self.thresholds, hedged=bool(meaning.hedged))
             if verdict.judgment in ("complete_support", "partial_support"):
                 evidence = covering_quote(claim, reading, self.judging)
@@ -176,10 +176,17 @@ class Judge:
 
     # --- scores ---------------------------------------------------------------------------------
 
-    def _contradicts(self, reading: SourceReading, meaning: Reading) -> bool:
-        """The verifiability study's contradiction: the model's, past its calibrated bar, or a
-        source that says the opposite direction (meaning.py)."""
-        return reading.contradiction >= self.thresholds.contradiction or bool(meaning.opposite)
+    def _contradicts(self, text: str, reading: SourceReading, meaning: Reading) -> bool:
+        """The verifiability study's contradiction: the model's, past its calibrated bar; a
+        source that says the opposite direction; or an on-topic window that negates the
+        statement and that the model reads as a contradiction (meaning.py)."""
+        if reading.contradiction >= self.thresholds.contradiction or meaning.opposite:
+            return True
+        bar = self.judging.negated_contradiction
+        return any(
+            on_topic and score.contradiction >= bar and negates(text, window.text)
+            for window, score, on_topic in zip(reading.windows, reading.window_scores, reading.on_topic)
+        )
 
     def _support(self, claim: str, text: str, readings: Sequence[SourceReading]) -> tuple[float, list[float]]:
         """The combined score of `text` against these sources read together, and its features.
@@ -271,7 +278,7 @@ class Judge:
     ) -> CitationJudgment:
         score = self._alone(statement_text, source)
         support = atom_support.get(source.url, [])
-        contradicted = self._contradicts(source, meaning)
+        contradicted = self._contradicts(statement_text, source, meaning)
         verdict = decide(score, support, contradicted, self.thresholds, hedged=bool(meaning.hedged))
         if verdict.judgment == "no_support" and contradicted:
             evidence = contradicting_quote(source, self.judging)

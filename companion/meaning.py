@@ -9,9 +9,13 @@ of them are". These checks read the window the model found most entailing:
   and the statement states it as fact;
 - scope: the statement says all / every / only / most / the whole, and the source does not;
 - direction: the statement says rose / exported / won where the source says fell / imported /
-  lost (and not the statement's word).
-A framed or narrower source cannot completely support the statement; an opposite direction
-contradicts it. Measured on the meaning pairs and the calib parts (models/…/README.md). Pure.
+  lost (and not the statement's word);
+- negation (`negates`): the source's sentence about the claim says "not", "never", "no longer",
+  "is false"… and the statement does not; the judge counts it as a refutation when the model
+  also reads that window as a contradiction (config.Judging.negated_contradiction).
+A framed or narrower source cannot completely support the statement; an opposite direction or a
+negation the model confirms contradicts it. Measured on the meaning pairs and the calib and held
+parts (models/citelens-minilm-nli/README.md). Pure.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Reading", "read_meaning"]
+__all__ = ["Reading", "negates", "read_meaning"]
 
 # Reported, not asserted: the source mentions the claim to doubt or attribute it.
 _FRAME = re.compile(
@@ -48,6 +52,12 @@ _OPPOSITE: dict[str, frozenset[str]] = {}
 for _a, _b in _OPPOSITES:
     _OPPOSITE[_a] = _OPPOSITE.get(_a, frozenset()) | {_b}
     _OPPOSITE[_b] = _OPPOSITE.get(_b, frozenset()) | {_a}
+# Negation and its cousins (issue 10's list): a sentence that says "not X" mentions X too.
+_NEGATION = re.compile(
+    r"\b(not|never|no longer|no|none|nor|neither|cannot|isn't|wasn't|aren't|weren't|doesn't|didn't|"
+    r"don't|hasn't|haven't|won't|is false|contrary to|withdrawn|retracted|found no)\b",
+    re.IGNORECASE,
+)
 _WORD = re.compile(r"[a-z]+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“‘(])")
 
@@ -73,12 +83,22 @@ def read_meaning(statement: str, source_text: str) -> Reading:
             return Reading(opposite=min(opposite))
     # The frame must sit on the sentence that holds the statement's words: a window that quotes
     # the myth and then refutes it supports the refutation, not the myth.
-    closest = max(_SENTENCE_END.split(source_text), key=lambda s: (len(_words(s) & said), -len(s)))
-    if _FRAME.search(closest) and not _FRAME.search(statement):
+    if _FRAME.search(_closest(statement, source_text)) and not _FRAME.search(statement):
         return Reading(hedged="framed")
     if said & _UNIVERSAL and not found & _UNIVERSAL:
         return Reading(hedged="scope")
     return Reading()
+
+
+def negates(statement: str, source_text: str) -> bool:
+    """The sentence of `source_text` that holds most of the statement's words negates, and the
+    statement does not: with the model's contradiction on that text, a refutation."""
+    return bool(_NEGATION.search(_closest(statement, source_text))) and not _NEGATION.search(statement)
+
+
+def _closest(statement: str, source_text: str) -> str:
+    said = _words(statement)
+    return max(_SENTENCE_END.split(source_text), key=lambda s: (len(_words(s) & said), -len(s)))
 
 
 def _words(text: str) -> frozenset[str]:

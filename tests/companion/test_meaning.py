@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.meaning import Reading, read_meaning
+from companion.meaning import Reading, negates, read_meaning
 
 
 @pytest.mark.parametrize(
@@ -48,3 +48,10 @@ def test_a_source_that_asserts_the_statement_passes(statement, source):
 def test_each_other_is_not_a_universal_claim():
     statement = "Honeybees tell each other where to find food with the waggle dance."
     assert read_meaning(statement, "The waggle dance tells the other bees where the food is.").asserts
+
+
+def test_a_negating_sentence_is_told_from_a_plain_one():
+    statement = "The Eiffel Tower is made of steel."
+    assert negates(statement, "Many assume it is steel. It is not: the Eiffel Tower is not made of steel.")
+    assert not negates(statement, "The Eiffel Tower is made of steel girders. It is not small.")
+    assert not negates("The tower is not made of steel.", "The tower is not made of steel.")
