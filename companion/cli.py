@@ -1,7 +1,8 @@
-"""The `citelens` command: serve, token, verify, doctor.
+"""The `citelens` command: serve, token, pair, verify, doctor.
 
 citelens serve [--port 8765] [--allow-private HOST:PORT] [--model DIR]
 citelens token [--rotate]
+citelens pair [CODE] [--port 8765]
 citelens verify request.json | - | --example  [--json] [--audit out.json]
 citelens doctor
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import http.client
 import json
 import logging
 import socket
@@ -27,7 +29,7 @@ from .config import DEFAULT_PORT, Settings, config_dir
 from .errors import CiteLensError, ModelUnavailable, RequestInvalid
 from .export import audit_export, collect
 from .model import default_model_dir, load_config
-from .pairing import load_or_create_token, read_token
+from .pairing import load_or_create_token, read_token, spaced
 from .runtime import Runtime
 from .server import make_app
 
@@ -59,7 +61,8 @@ def _settings(args: argparse.Namespace) -> Settings:
 async def _serve(settings: Settings) -> None:
     token = load_or_create_token(settings.token_path)
     async with Runtime(settings) as runtime:
-        runner = web.AppRunner(make_app(runtime, token), access_log=None, handle_signals=True)
+        app = make_app(runtime, token, announce=lambda line: print(line, flush=True))
+        runner = web.AppRunner(app, access_log=None, handle_signals=True)
         await runner.setup()
         site = web.TCPSite(runner, settings.host, settings.port, reuse_address=False)
         try:
@@ -77,12 +80,81 @@ async def _serve(settings: Settings) -> None:
         )
         print(f"pairing token: {token}", flush=True)
         print(
-            "paste the token into the extension's options page; `citelens token` shows it again", flush=True
+            "pair the extension: press Pair with the companion in its options page, then confirm the "
+            "code here with `citelens pair CODE` (or paste the token; `citelens token` shows it again)",
+            flush=True,
         )
         try:
             await asyncio.Event().wait()
         finally:
             await runner.cleanup()
+
+
+# --- pair --------------------------------------------------------------------------------------
+
+
+def _call(port: int, token: str, method: str, path: str, body: object = None) -> tuple[int, Any]:
+    """One call to the running companion, as the reader's terminal: the token, and no Origin."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    headers = {"X-CiteLens-Token": token}
+    payload = None
+    if body is not None:
+        payload = json.dumps(body).encode()
+        headers["Content-Type"] = "application/json"
+    try:
+        connection.request(method, path, body=payload, headers=headers)
+        response = connection.getresponse()
+        data = response.read()
+    except OSError:
+        raise SystemExit(
+            f"no companion answers on 127.0.0.1:{port}: start `citelens serve` (or give its --port)"
+        ) from None
+    finally:
+        connection.close()
+    try:
+        return response.status, json.loads(data)
+    except ValueError:
+        return response.status, {}
+
+
+def pair(port: int, code: str | None) -> int:
+    """Confirms the extension's pairing request once the reader has compared the codes."""
+    try:
+        token = read_token(config_dir() / "token")
+    except OSError:
+        print("no token yet: start `citelens serve` first", file=sys.stderr)
+        return 1
+    status, body = _call(port, token, "GET", "/v1/pair")
+    if status != 200:
+        print(f"the companion refused: {body.get('error', {}).get('message', status)}", file=sys.stderr)
+        return 1
+    pending = body.get("pending")
+    if not pending:
+        print(
+            "No pairing request is waiting. Press Pair with the companion in the CiteLens options "
+            "page first.",
+            file=sys.stderr,
+        )
+        return 1
+    print(
+        f"Pairing request from {pending['origin']}: code {spaced(pending['code'])} "
+        f"(expires in {pending['expires_in']} s)."
+    )
+    if code is None:
+        if not sys.stdin.isatty():
+            print("Run `citelens pair CODE` with the code your browser shows.", file=sys.stderr)
+            return 1
+        # Typing the browser's code, not just "y", makes the reader compare the two.
+        code = input("Type the code your browser shows (Enter to refuse): ").strip()
+        if not code:
+            print("Not paired.")
+            return 1
+    status, body = _call(port, token, "POST", "/v1/pair/confirm", {"code": code})
+    if status != 200:
+        print(f"Not paired: {body.get('error', {}).get('message', status)}", file=sys.stderr)
+        return 1
+    print(f"Paired: the extension ({body['origin']}) receives the token now.")
+    return 0
 
 
 # --- verify ------------------------------------------------------------------------------------
@@ -255,6 +327,9 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("-v", "--verbose", action="store_true")
     token = sub.add_parser("token", help="print the pairing token")
     token.add_argument("--rotate", action="store_true", help="make a new token (re-pair the extension)")
+    pair_cmd = sub.add_parser("pair", help="confirm the extension's pairing request")
+    pair_cmd.add_argument("code", nargs="?", help="the code the extension shows (asked for when left out)")
+    pair_cmd.add_argument("--port", type=int, default=DEFAULT_PORT)
     verify = sub.add_parser("verify", parents=[common], help="check one answer from a request file")
     verify.add_argument("request", nargs="?", help="a /v1/verify request (JSON), or - for standard input")
     verify.add_argument("--example", action="store_true", help="check the bundled example answer (offline)")
@@ -275,6 +350,8 @@ def main(argv: list[str] | None = None) -> int:
         path = config_dir() / "token"
         print(f"CiteLens pairing token: {load_or_create_token(path, rotate=args.rotate)}")
         return 0
+    if args.command == "pair":
+        return pair(args.port, args.code)
     settings = _settings(args)
     try:
         if args.command == "serve":

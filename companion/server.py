@@ -1,9 +1,13 @@
-"""The local HTTP API of api.md on aiohttp: GET /v1/health, POST /v1/verify, POST /v1/audit.
+"""The local HTTP API of api.md on aiohttp: GET /v1/health, POST /v1/verify, POST /v1/audit, and
+the pairing calls (POST /v1/pair/start, /v1/pair/finish, /v1/pair/confirm, GET /v1/pair).
 
 Handlers stay thin (parse → pipeline → respond). The listener guard of docs/THREAT_MODEL.md runs first:
 Host must be a loopback name with our port (421, DNS rebinding), a present Origin must be the
 extension's (403), every call but health carries the pairing token (401), bodies are capped (413),
-OPTIONS is refused and no CORS header is ever sent. One middleware turns every error into
+OPTIONS is refused and no CORS header is ever sent. Pairing bends the token rule in two places
+only: start and finish need no token but must carry an extension Origin (a page cannot send
+one); confirm and the pending view need the token and no Origin at all (the reader's terminal,
+never a browser). One middleware turns every error into
 `{"error": {"code", "message", "field"}}` without stack traces.
 """
 
@@ -22,7 +26,7 @@ from .capture import parse_request
 from .config import ALLOWED_CHROME_EXTENSION_IDS, Settings
 from .errors import RequestInvalid
 from .export import audit_export, collect, event_line
-from .pairing import token_matches
+from .pairing import PairingRefused, Pairings, token_matches
 from .records import PageInfo
 from .runtime import Runtime
 
@@ -33,9 +37,14 @@ log = logging.getLogger(__name__)
 RUNTIME = web.AppKey("runtime", Runtime)
 TOKEN = web.AppKey("token", str)
 SETTINGS = web.AppKey("settings", Settings)
+PAIRINGS = web.AppKey("pairings", Pairings)
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 _LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+# Called by the extension before it has the token: they need an extension Origin instead.
+_FROM_EXTENSION = frozenset({"/v1/pair/start", "/v1/pair/finish"})
+# The reader's confirmation: the token file proves the local user, and no browser may send it.
+_FROM_TERMINAL = frozenset({"/v1/pair/confirm", "/v1/pair"})
 
 
 def error_response(status: int, code: str, message: str, field: str = "", **headers: str) -> web.Response:
@@ -78,6 +87,9 @@ async def errors_middleware(request: web.Request, handler: Handler) -> web.Strea
         return await handler(request)
     except RequestInvalid as exc:
         return error_response(exc.status, exc.code, exc.message, exc.field)
+    except PairingRefused as exc:
+        retry = {"Retry-After": str(exc.retry_after)} if exc.retry_after else {}
+        return error_response(exc.status, exc.code, exc.message, **retry)
     except web.HTTPRequestEntityTooLarge:
         limit = request.app[SETTINGS].limits.max_body_bytes
         return error_response(413, "too_large", f"the request body is over {limit // (1024 * 1024)} MiB")
@@ -102,14 +114,26 @@ async def guard_middleware(request: web.Request, handler: Handler) -> web.Stream
         return error_response(403, "origin_refused", f"requests from {origin[:100]} are not allowed")
     if request.method == "OPTIONS":  # no CORS: a preflight is never granted
         return error_response(405, "method_not_allowed", "OPTIONS is not supported")
+    if request.path in _FROM_EXTENSION:
+        if origin is None:
+            return error_response(
+                403, "origin_required", "pairing is started from the CiteLens extension's options page"
+            )
+        return await handler(request)
+    if request.path in _FROM_TERMINAL and origin is not None:
+        return error_response(
+            403,
+            "origin_refused",
+            "pairing is confirmed in a terminal with `citelens pair`, not from a browser",
+        )
     if request.path != "/v1/health" and not token_matches(
         request.headers.get("X-CiteLens-Token"), request.app[TOKEN]
     ):
         return error_response(
             401,
             "bad_token",
-            "missing or wrong pairing token: paste the output of `citelens token` into "
-            "the CiteLens options page",
+            "missing or wrong pairing token: press Pair with the companion in the CiteLens options "
+            "page, or paste the output of `citelens token` there",
         )
     return await handler(request)
 
@@ -160,6 +184,47 @@ async def _json_body(request: web.Request) -> Any:
         raise RequestInvalid(
             "the body is not valid UTF-8 JSON", field="$", status=400, code="bad_json"
         ) from None
+
+
+def _string_field(body: Any, name: str, most: int) -> str:
+    value = body.get(name) if isinstance(body, dict) else None
+    if not isinstance(value, str) or not value or len(value) > most:
+        raise RequestInvalid(f"{name} must be a string of at most {most} characters", field=name)
+    return value
+
+
+_NO_STORE = {"Cache-Control": "no-store"}
+
+
+async def pair_start(request: web.Request) -> web.Response:
+    await _json_body(request)  # 415 for the cross-site "simple" shape, 400 for broken JSON
+    started = request.app[PAIRINGS].start(request.headers["Origin"])
+    return web.json_response(
+        {"request": started.request, "code": started.code, "expires_in": started.expires_in},
+        status=201,
+        headers=_NO_STORE,
+    )
+
+
+async def pair_finish(request: web.Request) -> web.Response:
+    request_id = _string_field(await _json_body(request), "request", 100)
+    pairings = request.app[PAIRINGS]
+    token = pairings.finish(request_id, request.headers["Origin"])
+    if token is None:
+        return web.json_response(
+            {"status": "waiting", "expires_in": pairings.expires_in()}, status=202, headers=_NO_STORE
+        )
+    return web.json_response({"status": "paired", "token": token}, headers=_NO_STORE)
+
+
+async def pair_confirm(request: web.Request) -> web.Response:
+    code = _string_field(await _json_body(request), "code", 20)
+    origin = request.app[PAIRINGS].confirm(code)
+    return web.json_response({"status": "confirmed", "origin": origin}, headers=_NO_STORE)
+
+
+async def pair_pending(request: web.Request) -> web.Response:
+    return web.json_response({"pending": request.app[PAIRINGS].waiting()}, headers=_NO_STORE)
 
 
 def _busy() -> web.Response:
@@ -238,8 +303,13 @@ async def audit(request: web.Request) -> web.Response:
     return web.json_response(audit_export(verify_request.page, result, runtime.model))
 
 
-def make_app(runtime: Runtime, token: str) -> web.Application:
+def make_app(
+    runtime: Runtime, token: str, *, announce: Callable[[str], None] | None = None
+) -> web.Application:
+    """`announce` shows pairing requests to the reader (`citelens serve` prints them); the log
+    when not given."""
     settings = runtime.settings
+    limits = settings.limits
     app = web.Application(
         middlewares=[errors_middleware, guard_middleware],
         client_max_size=settings.limits.max_body_bytes,
@@ -251,4 +321,16 @@ def make_app(runtime: Runtime, token: str) -> web.Application:
     app.router.add_get("/v1/health", health)
     app.router.add_post("/v1/verify", verify)
     app.router.add_post("/v1/audit", audit)
+    app[PAIRINGS] = Pairings(
+        token,
+        ttl_s=limits.pairing_ttl_s,
+        starts_per_window=limits.pairing_starts_per_window,
+        window_s=limits.pairing_window_s,
+        code_attempts=limits.pairing_code_attempts,
+        announce=announce or (lambda line: log.warning("%s", line)),
+    )
+    app.router.add_post("/v1/pair/start", pair_start)
+    app.router.add_post("/v1/pair/finish", pair_finish)
+    app.router.add_post("/v1/pair/confirm", pair_confirm)
+    app.router.add_get("/v1/pair", pair_pending)
     return app
