@@ -71,8 +71,10 @@
       if (elsewhere) {
         // Inside the button, so the note travels and stacks with its badge.
         const note = this.doc.createElement('span');
-        note.className = 'elsewhere';
-        note.textContent = CL.overlay.elsewherePhrase(elsewhere);
+        // "? No citation — found in [2]": the badge's word already says the first half.
+        const uncited = view.kind === 'no_citation';
+        note.className = uncited ? 'elsewhere joined' : 'elsewhere';
+        note.textContent = uncited ? `— ${CL.overlay.foundInPhrase(elsewhere)}` : CL.overlay.elsewherePhrase(elsewhere);
         parts.push(note);
       }
       button.replaceChildren(...parts);

@@ -104,14 +104,15 @@
       // refutes, so a source is named as refuting only when it is the one that can be.
       const refuting = view.kind === 'contradicted' ? view.sources.filter((s) => s.judgment === 'no_support' && s.quotes.length) : [];
       for (const source of view.sources) this.addSource(source, refuting.length === 1 && refuting[0] === source);
+      // The claims missing from its own sources come before the pages where they were found.
+      if (view.unsupported.length && view.kind !== 'complete_support') {
+        this.add(this.el, 'p', 'note', elsewhere ? 'Not found in the sources it cites:' : 'Not found in the sources:');
+        const list = this.add(this.el, 'ul', '');
+        for (const claim of view.unsupported) this.add(list, 'li', '', claim);
+      }
       if (elsewhere) {
         this.add(this.el, 'p', 'elsewhere-head', view.sources.length ? 'Found in a source it does not cite:' : 'Found in a source of this answer:');
         for (const found of elsewhere.found) this.addElsewhere(found);
-      }
-      if (view.unsupported.length && view.kind !== 'complete_support') {
-        this.add(this.el, 'p', 'note', 'Not found in the sources:');
-        const list = this.add(this.el, 'ul', '');
-        for (const claim of view.unsupported) this.add(list, 'li', '', claim);
       }
       this.el.hidden = false;
       this.place(anchor);

@@ -80,8 +80,12 @@
    * @param {{cited: string[], found: {label: string}[]}} elsewhere
    */
   function elsewherePhrase(elsewhere) {
-    const found = elsewhere.found.map((f) => f.label).join(', ');
-    return elsewhere.cited.length ? `Not in ${elsewhere.cited.join(', ')} — found in ${found}` : `No citation — found in ${found}`;
+    return `${elsewhere.cited.length ? `Not in ${elsewhere.cited.join(', ')}` : 'No citation'} — ${foundInPhrase(elsewhere)}`;
+  }
+
+  /** "found in [5]", "found in [4], example.org". @param {{found: {label: string}[]}} elsewhere */
+  function foundInPhrase(elsewhere) {
+    return `found in ${elsewhere.found.map((f) => f.label).join(', ')}`;
   }
 
   /**
@@ -90,9 +94,8 @@
    * @param {string} kind @param {number[]} sources @param {{found: {label: string}[]}} elsewhere
    */
   function ariaLabelElsewhere(kind, sources, elsewhere) {
-    const found = elsewhere.found.map((f) => f.label).join(', ');
     const verdict = kind === 'no_citation' ? KINDS.no_citation.phrase : `${KINDS[kind].phrase} ${sourcesPhrase(sources)}`;
-    return `${verdict}; found in ${found} — show evidence`;
+    return `${verdict}; ${foundInPhrase(elsewhere)} — show evidence`;
   }
 
   /**
@@ -142,6 +145,7 @@
     sourceLabel,
     hostOf,
     elsewherePhrase,
+    foundInPhrase,
     elsewhereCountsPhrase,
     elsewhereView,
   });

@@ -21,6 +21,7 @@
 .badge .icon { font-size: 13px; width: 14px; text-align: center; }
 .badge .num { font-weight: 500; opacity: 0.8; }
 .badge .elsewhere { font-weight: 500; margin-left: 2px; padding-left: 6px; border-left: 1px solid currentColor; }
+.badge .elsewhere.joined { margin-left: 0; padding-left: 0; border-left: 0; }
 .k-contradicted { border-width: 2px; }
 .k-complete_support { background: #dcfce7; border-color: #15803d; color: #14532d; }
 .k-partial_support { background: #fef9c3; border-color: #a16207; color: #713f12; }

@@ -2,9 +2,12 @@
 // cards by focus, the summary bar's words. Shared by the Chromium and Firefox tests; works on
 // Playwright and Puppeteer pages alike (only `evaluate` and `waitForFunction` are used).
 
-/** The badge names the overlay may give (overlay/labels.js). */
+/**
+ * The badge names the overlay may give (overlay/labels.js); support found in a page the
+ * sentence does not cite adds "; found in [4]" (or the page's host) and the card has evidence.
+ */
 export const BADGE_LABEL =
-  /^(Fully supported by|Partly supported by|Not supported by|Contradicted by|Could not read) (source \d+|sources [\d, ]+ and \d+) — show (evidence|details)$|^No citation for this sentence$/;
+  /^(?:(?:Fully supported by|Partly supported by|Not supported by|Contradicted by|Could not read) (?:source \d+|sources [\d, ]+ and \d+)(?: — show (?:evidence|details)|; found in [^;—]+ — show evidence)|No citation for this sentence(?:; found in [^;—]+ — show evidence)?)$/;
 
 /**
  * Waits for the stream to finish, returning when the first badge and the summary appeared,

@@ -40,6 +40,7 @@ const WALL_QUOTE = 'The Great Wall of China is not visible from the Moon with th
 const MISPLACED = line(1, {
   text: TOMATO_QUOTE,
   citations: ['c2'],
+  unsupported_assertions: [TOMATO_QUOTE],
   per_citation: [{ citation: 'c2', marker: '2', url: `${SRC}/colony`, judgment: 'no_support', score: 0.02, contradiction: 0.01,
     irrelevant: false, evidence: [evidence(`${SRC}/colony`, 'Worker bees raised in summer live for about six weeks.')] }],
   found_elsewhere: [{ url: `${SRC}/tomatoes`, citation: 'c4', marker: '4', judgment: 'complete_support', score: 0.97,
@@ -82,6 +83,9 @@ function setUp() {
   return { ...page, overlay, show, root, badge, registry };
 }
 
+/** What the badge shows after its icon, its parts as a reader reads them. */
+const said = (badge) => [...badge.children].filter((el) => !el.classList.contains('icon')).map((el) => el.textContent).join(' ');
+
 test('a sentence cited to the wrong page says "Not in [2] — found in [4]", with that page\'s quote and link', () => {
   const { overlay, show, root, badge } = setUp();
   show(MISPLACED);
@@ -89,6 +93,7 @@ test('a sentence cited to the wrong page says "Not in [2] — found in [4]", wit
   // Its own verdict stays: the support found elsewhere is a note beside it.
   assert.equal(b.dataset.kind, 'no_support');
   assert.equal(b.querySelector('.elsewhere').textContent, 'Not in [2] — found in [4]');
+  assert.equal(said(b), 'Unsupported 2 Not in [2] — found in [4]');
   assert.equal(b.getAttribute('aria-label'), 'Not supported by source 2; found in [4] — show evidence');
 
   overlay.openCard(1, 'click');
@@ -103,6 +108,9 @@ test('a sentence cited to the wrong page says "Not in [2] — found in [4]", wit
   // The cited page is still shown first, as what it is.
   const boxes = [...card.querySelectorAll('.source')];
   assert.ok(!boxes[0].classList.contains('found') && boxes[0].textContent.includes('does not support it'));
+  // What its own sources lack, then where it was found: never "not found" after "found".
+  const order = [...card.children].map((el) => el.textContent).filter((t) => /^(Not found in|Found in)/.test(t));
+  assert.deepEqual(order, ['Not found in the sources it cites:', 'Found in a source it does not cite:']);
   overlay.destroy();
 });
 
@@ -111,7 +119,7 @@ test('an uncited sentence says "No citation — found in [2]"', () => {
   show(UNCITED);
   const b = badge(2);
   assert.equal(b.dataset.kind, 'no_citation');
-  assert.equal(b.querySelector('.elsewhere').textContent, 'No citation — found in [2]');
+  assert.equal(said(b), 'No citation — found in [2]');
   assert.equal(b.getAttribute('aria-label'), 'No citation for this sentence; found in [2] — show evidence');
   b.focus();
   const card = root.querySelector('.card');
