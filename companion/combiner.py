@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from .config import Judging, Retrieval
 from .errors import ModelUnavailable
 from .model import ModelConfig, Thresholds
-from .records import Judgment
-from .retrieve import STOPWORDS, content_terms, overlap
+from .records import Judgment, PageIndex
+from .retrieve import STOPWORDS, content_terms, overlap, overlap_pages
 
 __all__ = ["FEATURES", "Combiner", "Verdict", "decide", "features_version"]
 
@@ -132,12 +132,12 @@ class Combiner:
 
     @staticmethod
     def features(
-        text: str, evidence_texts: Sequence[str], whole_texts: Sequence[str], best: float
+        text: str, evidence_texts: Sequence[str], pages: Sequence[PageIndex], best: float
     ) -> list[float]:
         """FEATURES for a claim as written (`text`) against the top evidence of its sources and
-        their whole texts, with the model's best entailment probability over them."""
+        their whole pages, with the model's best entailment probability over them."""
         top = overlap(text, " ".join(evidence_texts))
-        anywhere = overlap(text, " ".join(whole_texts))
+        anywhere = overlap_pages(text, pages)
         return [_logit(best), top.coverage, anywhere.missing_numbers, anywhere.missing_names]
 
     def score(self, features: Sequence[float]) -> float:

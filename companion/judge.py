@@ -41,7 +41,7 @@ from .records import (
     Statement,
     StatementJudgment,
 )
-from .retrieve import overlap, rank_windows
+from .retrieve import overlap, page_index, rank_windows
 from .typedefs import NLIBackend
 
 __all__ = ["Judge"]
@@ -198,14 +198,14 @@ class Judge:
             joint = self.nli.score([(" ".join(r.joined_text for r in readings), claim)])[0]
             best = max(best, joint.entailment)
         features = self.combiner.features(
-            text, [r.joined_text for r in readings], [r.document.text for r in readings], best
+            text, [r.joined_text for r in readings], [page_index(r.document) for r in readings], best
         )
         return self.combiner.score(features), features
 
     def _alone(self, text: str, reading: SourceReading) -> float:
         """The combined score of `text` against one source."""
         features = self.combiner.features(
-            text, [reading.joined_text], [reading.document.text], reading.best_entailment
+            text, [reading.joined_text], [page_index(reading.document)], reading.best_entailment
         )
         return self.combiner.score(features)
 
@@ -250,7 +250,7 @@ class Judge:
             features = self.combiner.features(
                 text,
                 [r.joined_text for r in found.values()],
-                [r.document.text for r in found.values()],
+                [page_index(r.document) for r in found.values()],
                 max(r.best_entailment for r in found.values()),
             )
             score = max(per_source[url][-1] for url in found)

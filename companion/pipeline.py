@@ -31,6 +31,7 @@ from .records import (
     Summary,
     VerifyRequest,
 )
+from .retrieve import index_page
 from .segment import statements as split_statements
 from .typedefs import SourceFetcher
 from .walls import wall_reason
@@ -70,7 +71,7 @@ class SourceLoader:
         reason = wall_reason(document.text, html=inline.html if inline else "", title=document.title)
         if reason is not None:
             return SourceResult(url, None, reason)
-        return SourceResult(url, document)
+        return SourceResult(url, await loop.run_in_executor(self._executor, index_page, document))
 
     def _inline(self, url: str, inline: InlineSource) -> Document:
         if inline.html:

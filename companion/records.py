@@ -22,6 +22,7 @@ __all__ = [
     "FoundElsewhere",
     "InlineSource",
     "Judgment",
+    "PageIndex",
     "PageInfo",
     "Sentence",
     "SourceResult",
@@ -122,6 +123,19 @@ class Document:
     title: str
     text: str
     sentences: tuple[Sentence, ...]
+    # Built once when the page is read (retrieve.index_page), not again for every claim.
+    index: PageIndex | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class PageIndex:
+    """What retrieval and the lexical features read of a whole page."""
+
+    sentence_terms: tuple[frozenset[str], ...]  # each sentence's content terms (stemmed)
+    idf: Mapping[str, float]
+    terms: frozenset[str]  # the page's content terms
+    numbers: frozenset[str]
+    lowered: str  # the text, lower-cased, where names are looked for
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,11 +13,20 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
-from .records import Document, Sentence, Window
+from .records import Document, PageIndex, Sentence, Window
 
-__all__ = ["Overlap", "content_terms", "join_sentences", "overlap", "rank_windows", "top_sentences"]
+__all__ = [
+    "Overlap",
+    "content_terms",
+    "index_page",
+    "join_sentences",
+    "overlap",
+    "overlap_pages",
+    "page_index",
+    "rank_windows",
+    "top_sentences",
+]
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*|\d+(?:[.,]\d+)*")
 _NAME = re.compile(r"\b[A-Z][a-zA-Z'’-]+")
@@ -57,20 +66,31 @@ def content_terms(text: str) -> list[str]:
     return terms
 
 
-@lru_cache(maxsize=64)
-def _index(sentences: tuple[Sentence, ...]) -> tuple[tuple[frozenset[str], ...], dict[str, float]]:
-    """Each sentence's terms and the document's idf, computed once per page, not per claim."""
-    terms = tuple(frozenset(content_terms(s.text)) for s in sentences)
+def index_page(document: Document) -> Document:
+    """The document with its PageIndex: each sentence's terms and the page's idf, terms, numbers
+    and lower-cased text, computed once when the page is read rather than for every claim."""
+    terms = tuple(frozenset(content_terms(s.text)) for s in document.sentences)
     df: Counter[str] = Counter()
     for own in terms:
         df.update(own)
-    n = len(sentences)
-    return terms, {t: math.log(1 + (n - c + 0.5) / (c + 0.5)) for t, c in df.items()}
+    n = len(terms)
+    idf = {t: math.log(1 + (n - c + 0.5) / (c + 0.5)) for t, c in df.items()}
+    index = PageIndex(
+        sentence_terms=terms,
+        idf=idf,
+        terms=frozenset(content_terms(document.text)),
+        numbers=frozenset(_numbers(document.text)),
+        lowered=document.text.lower(),
+    )
+    return Document(document.url, document.title, document.text, document.sentences, index)
 
 
-@lru_cache(maxsize=256)
-def _terms(text: str) -> frozenset[str]:
-    return frozenset(content_terms(text))
+def page_index(document: Document) -> PageIndex:
+    """The document's index; built on the spot for a document that was not read by the loader
+    (evaluation scripts, tests)."""
+    index = document.index or index_page(document).index
+    assert index is not None
+    return index
 
 
 def rank_windows(
@@ -90,7 +110,8 @@ def rank_windows(
     sentences = document.sentences
     if not sentences:
         return []
-    terms, idf = _index(sentences)
+    index = page_index(document)
+    terms, idf = index.sentence_terms, index.idf
     default_idf = math.log(1 + (len(sentences) + 0.5) / 0.5)
     claim_terms = set(content_terms(claim))
     if not claim_terms:
@@ -172,13 +193,28 @@ class Overlap:
 
 
 def overlap(claim: str, evidence: str) -> Overlap:
+    """Overlap of a claim with a short evidence text (a window, the joined top sentences)."""
+    terms, numbers = frozenset(content_terms(evidence)), frozenset(_numbers(evidence))
+    return _overlap(claim, terms, numbers, [evidence.lower()])
+
+
+def overlap_pages(claim: str, pages: Sequence[PageIndex]) -> Overlap:
+    """Overlap of a claim with whole pages, read from their indexes."""
+    terms = frozenset().union(*(p.terms for p in pages))
+    numbers = frozenset().union(*(p.numbers for p in pages))
+    return _overlap(claim, terms, numbers, [p.lowered for p in pages])
+
+
+def _overlap(claim: str, terms: frozenset[str], numbers: frozenset[str], lowered: Sequence[str]) -> Overlap:
     claim_terms = set(content_terms(claim))
-    evidence_terms = _terms(evidence)
-    coverage = len(claim_terms & evidence_terms) / len(claim_terms) if claim_terms else 1.0
-    evidence_numbers = {n.replace(",", "") for n in _NUMBER.findall(evidence)}
-    numbers = {n.replace(",", "") for n in _NUMBER.findall(claim)}
-    missing_numbers = len(numbers - evidence_numbers) / len(numbers) if numbers else 0.0
-    lowered = evidence.lower()
+    coverage = len(claim_terms & terms) / len(claim_terms) if claim_terms else 1.0
+    wanted = set(_numbers(claim))
+    missing_numbers = len(wanted - numbers) / len(wanted) if wanted else 0.0
     names = {m.lower() for m in _NAME.findall(claim) if m.lower() not in STOPWORDS}
-    missing_names = sum(1 for n in names if n not in lowered) / len(names) if names else 0.0
+    missing = sum(1 for n in names if not any(n in text for text in lowered))
+    missing_names = missing / len(names) if names else 0.0
     return Overlap(coverage, missing_numbers, missing_names)
+
+
+def _numbers(text: str) -> list[str]:
+    return [n.replace(",", "") for n in _NUMBER.findall(text)]
