@@ -172,3 +172,102 @@ export async function testConnection(settings) {
   }
   return { version: String(about.version), model: String((about.model && about.model.name) || 'unknown model') };
 }
+
+// --- one-click pairing (docs/api.md "Pairing") ----------------------------------------------
+// The extension page asks, the companion's terminal and the page show the same code, the reader
+// confirms with `citelens pair CODE`, and the next poll brings the token. The browser sends this
+// extension's Origin by itself; that is what lets these calls go without a token.
+
+const PAIR_POLL_MS = 1_000;
+const PAIR_CALL_TIMEOUT_MS = 5_000;
+
+const pairWords = {
+  /** @param {string} base */
+  noPairing: (base) =>
+    `The companion at ${base} cannot pair in one click (it is older than this extension). Paste the token from \`citelens token\` instead, or update CiteLens.`,
+  pending: () =>
+    'Another pairing request is waiting at the companion. Wait two minutes, or confirm or ignore it in the terminal, and try again.',
+  tooMany: () => 'Too many pairing requests in the last minutes. Wait a few minutes and try again.',
+  gone: () =>
+    'The pairing request ended before it was confirmed (it expired, or a wrong code was typed too often). Press Pair with the companion to start again.',
+};
+
+/**
+ * One pairing call without a token; the companion's refusals become CompanionErrors.
+ * @param {string} base @param {string} path @param {object} body @param {AbortSignal} [signal]
+ */
+async function pairCall(base, path, body, signal) {
+  const timeout = AbortSignal.timeout(PAIR_CALL_TIMEOUT_MS);
+  let response;
+  try {
+    response = await fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      cache: 'no-store',
+    });
+  } catch (error) {
+    if (signal && signal.aborted) throw error;
+    throw new CompanionError('not_running', words.notRunning(base));
+  }
+  if (response.ok) return { status: response.status, body: await response.json() };
+  let code = '';
+  try {
+    code = String((await response.clone().json()).error.code || '');
+  } catch {
+    // not the companion's JSON error: the status decides
+  }
+  const status = response.status;
+  if (status === 409 && code === 'pairing_pending') throw new CompanionError('pairing_pending', pairWords.pending(), { status });
+  if (status === 429) throw new CompanionError('pairing_limited', pairWords.tooMany(), { status });
+  if (status === 404 && code === 'no_such_pairing') throw new CompanionError('pairing_gone', pairWords.gone(), { status });
+  if (status === 404 || status === 405) throw new CompanionError('too_old', pairWords.noPairing(base), { status });
+  throw await failure(response, base);
+}
+
+/**
+ * POST /v1/pair/start.
+ * @param {string} base
+ * @param {AbortSignal} [signal]
+ * @returns {Promise<{request: string, code: string, expiresIn: number}>}
+ */
+export async function startPairing(base, signal) {
+  await health(base);
+  const { body } = await pairCall(base, '/v1/pair/start', {}, signal);
+  return { request: String(body.request), code: String(body.code), expiresIn: Number(body.expires_in) || 0 };
+}
+
+/**
+ * POST /v1/pair/finish: the token once the reader confirmed the code, else null (still waiting).
+ * @param {string} base @param {string} request @param {AbortSignal} [signal]
+ * @returns {Promise<string | null>}
+ */
+export async function finishPairing(base, request, signal) {
+  const { status, body } = await pairCall(base, '/v1/pair/finish', { request }, signal);
+  if (status === 200 && body.status === 'paired' && typeof body.token === 'string' && body.token) return body.token;
+  return null;
+}
+
+/**
+ * The whole pairing: start, show the code (`onCode`), poll until the reader has confirmed it in
+ * the terminal, and return the token. Ends with `pairing_gone` when the request expires.
+ * @param {string} base
+ * @param {{onCode: (code: string, expiresIn: number) => void, signal?: AbortSignal, pollMs?: number}} hooks
+ * @returns {Promise<string>}
+ */
+export async function pairWithCompanion(base, { onCode, signal, pollMs = PAIR_POLL_MS }) {
+  const started = await startPairing(base, signal);
+  onCode(started.code, started.expiresIn);
+  const deadline = Date.now() + started.expiresIn * 1000;
+  for (;;) {
+    if (signal && signal.aborted) throw signal.reason;
+    const token = await finishPairing(base, started.request, signal);
+    if (token) return token;
+    if (Date.now() > deadline) throw new CompanionError('pairing_gone', pairWords.gone());
+    await new Promise((resolve, reject) => {
+      const timer = setTimeout(resolve, pollMs);
+      signal?.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+    });
+  }
+}

@@ -1,10 +1,11 @@
 /*
- * Options: the companion's address, the pairing token, and a connection test whose result
- * says what to do next. Runs in: the options page (an extension page, ES module).
+ * Options: the companion's address, pairing (one click, or the token pasted), and a connection
+ * test whose result says what to do next. Runs in: the options page (an extension page, ES module).
  */
 import { testConnection } from '../background/companion.js';
 import { toUserError } from '../background/errors.js';
 import { loadSettings, parseCompanionAddress, saveSettings } from '../background/settings.js';
+import { pairingControl, showText } from './pairing.js';
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
 const form = /** @type {HTMLFormElement} */ (document.getElementById('settings'));
@@ -12,19 +13,7 @@ const result = $('result');
 
 /** @param {'ok'|'error'|'busy'} kind @param {string} text */
 function say(kind, text) {
-  result.className = kind;
-  result.replaceChildren();
-  // `backticks` become <code>, built as nodes: messages can quote what the companion said.
-  text.split('`').forEach((piece, i) => {
-    if (!piece) return;
-    if (i % 2) {
-      const code = document.createElement('code');
-      code.textContent = piece;
-      result.append(code);
-    } else {
-      result.append(piece);
-    }
-  });
+  showText(result, kind, text);
 }
 
 /** The form's settings, or null after saying what is wrong. */
@@ -68,6 +57,19 @@ $('show-token').addEventListener('click', () => {
   $('token').type = shown ? 'password' : 'text';
   $('show-token').textContent = shown ? 'Show' : 'Hide';
   $('show-token').setAttribute('aria-pressed', String(!shown));
+});
+
+pairingControl({
+  button: /** @type {HTMLButtonElement} */ (document.getElementById('pair')),
+  cancel: /** @type {HTMLButtonElement} */ (document.getElementById('pair-cancel')),
+  code: $('pair-code'),
+  status: $('pair-status'),
+  settings: read,
+  async save(settings) {
+    await saveSettings(settings);
+    $('companion').value = settings.companion;
+    $('token').value = settings.token;
+  },
 });
 
 loadSettings().then((settings) => {
