@@ -8,6 +8,8 @@
   const GAP = 10; // px between the answer's right edge and the badges
   const MARGIN = 8; // px kept free at the viewport's edges
   const STACK_GAP = 3;
+  // px below which a stacked badge would be a column of single words: past it, it overlaps instead
+  const MIN_STACKED_WIDTH = 120;
 
   class Badges {
     /**
@@ -116,6 +118,7 @@
       placed.sort((a, b) => a.top - b.top);
       let floor = -Infinity;
       for (const { button, top } of placed) {
+        this.fit(button, gutter.side === 'right' ? view.innerWidth - MARGIN - gutter.edge - GAP : gutter.edge - GAP - MARGIN);
         const width = button.offsetWidth || 100;
         let left = gutter.side === 'right' ? gutter.edge + GAP : gutter.edge - GAP - width;
         left = Math.max(MARGIN, Math.min(left, view.innerWidth - width - MARGIN));
@@ -123,6 +126,21 @@
         button.style.left = `${Math.round(left)}px`;
         button.style.top = `${Math.round(y)}px`;
         floor = y + (button.offsetHeight || 22);
+      }
+    }
+
+    /**
+     * A badge with a "found in" note that is wider than the gutter puts the note on lines of
+     * its own beneath the verdict, rather than be pushed over the answer's words.
+     * @param {HTMLButtonElement} button @param {number} room  px free beside the answer
+     */
+    fit(button, room) {
+      if (!button.querySelector('.elsewhere')) return;
+      button.classList.remove('stacked');
+      button.style.maxWidth = '';
+      if (button.offsetWidth > room) {
+        button.classList.add('stacked');
+        button.style.maxWidth = `${Math.max(room, MIN_STACKED_WIDTH)}px`;
       }
     }
 

@@ -22,6 +22,8 @@
 .badge .num { font-weight: 500; opacity: 0.8; }
 .badge .elsewhere { font-weight: 500; margin-left: 2px; padding-left: 6px; border-left: 1px solid currentColor; }
 .badge .elsewhere.joined { margin-left: 0; padding-left: 0; border-left: 0; }
+.badge.stacked { flex-wrap: wrap; height: auto; min-height: 22px; padding-top: 3px; padding-bottom: 3px; row-gap: 2px; border-radius: 9px; }
+.badge.stacked .elsewhere { flex-basis: 100%; margin-left: 0; padding-left: 0; border-left: 0; white-space: normal; text-align: left; line-height: 1.25; }
 .k-contradicted { border-width: 2px; }
 .k-complete_support { background: #dcfce7; border-color: #15803d; color: #14532d; }
 .k-partial_support { background: #fef9c3; border-color: #a16207; color: #713f12; }

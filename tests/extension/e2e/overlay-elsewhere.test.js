@@ -205,6 +205,22 @@ test('Chromium: "found in" notes, the refuted badge and highlight, the cards, th
     await page.screenshot({ path: path.join(ARTIFACTS, 'chromium-contradicted-card.png') });
     await page.keyboard.press('Escape');
 
+    // A narrower window: a note too wide for the gutter goes beneath the verdict instead of
+    // over the answer's words.
+    await page.setViewportSize({ width: 980, height: 900 });
+    await page.waitForFunction(() => document.querySelector('citelens-overlay').shadowRoot.querySelector('.badge[data-index="1"]').classList.contains('stacked'));
+    const fit = await page.evaluate(() => {
+      const answer = document.querySelector('#markdown-content-0 p').getBoundingClientRect();
+      const root = document.querySelector('citelens-overlay').shadowRoot;
+      return [...root.querySelectorAll('.badge')].map((b) => {
+        const r = b.getBoundingClientRect();
+        return { index: b.dataset.index, clear: r.left >= answer.right && r.right <= innerWidth, height: r.height };
+      });
+    });
+    assert.ok(fit.every((b) => b.clear), JSON.stringify(fit));
+    assert.ok(fit[1].height > fit[0].height, 'the stacked badge is taller, not wider');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'chromium-elsewhere-narrow.png') });
+
     // The audit export keeps the support found elsewhere apart from the cards (api.md).
     const [download] = await Promise.all([
       page.waitForEvent('download'),
