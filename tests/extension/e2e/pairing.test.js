@@ -1,7 +1,7 @@
-// One-click pairing in real Chromium with the real companion (`citelens serve`) and the real
-// `citelens pair` command: the options page's button, the same code in the page and in the
-// companion's terminal, the reader's confirmation, the token in storage.local; and a web page
-// that tries to start a pairing gets nowhere.
+// One-click pairing in real Chromium (and Firefox ESR) with the real companion (`citelens serve`)
+// and the real `citelens pair` command: the options page's button, the same code in the page and
+// in the companion's terminal, the reader's confirmation, the token in storage.local; and a web
+// page that tries to start a pairing gets nowhere.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { launchChromium, EXTENSION_ID } from '../helpers/chromium.js';
 import { citelensCommand, startCompanion } from '../helpers/companion.js';
+import { launchFirefox } from '../helpers/firefox.js';
 import { startSites } from '../helpers/sites.js';
 
 const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url));
@@ -139,4 +140,31 @@ test('a web page cannot start a pairing, by any kind of request', async () => {
   assert.equal(await pending(), null);
   assert.ok(!/Pairing request from http/.test(companion.log()), 'the terminal never showed a page');
   await page.close();
+});
+
+test('Firefox ESR pairs the same way: its moz-extension origin starts, and collects the token', async () => {
+  await browser?.close();
+  browser = null;
+  const firefox = await launchFirefox();
+  try {
+    const options = await firefox.openExtensionPage('options/options.html');
+    await options.waitForSelector('#companion');
+    await options.evaluate(() => (document.getElementById('companion').value = ''));
+    await options.type('#companion', companion.base);
+    await options.click('#pair');
+    await options.waitForSelector('#pair-code:not([hidden])', { timeout: 15_000 });
+    const digits = (await options.$eval('#pair-code', (el) => el.textContent)).replace(/\s+/g, '');
+    assert.match(digits, /^\d{4}$/);
+    assert.ok(
+      companion.log().includes(`Pairing request from moz-extension://${firefox.uuid}: code ${digits.split('').join('-')}`),
+      companion.log().slice(-600),
+    );
+    assert.equal((await citelensPair(digits)).code, 0);
+    await options.waitForSelector('#pair-status[data-state="paired"]', { timeout: 15_000 });
+    assert.match(await options.$eval('#pair-status', (el) => el.textContent), /^Paired with CiteLens companion/);
+    assert.equal(await options.$eval('#token', (el) => el.value), companion.token);
+    assert.equal(await pending(), null);
+  } finally {
+    await firefox.close();
+  }
 });
