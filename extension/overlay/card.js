@@ -33,7 +33,7 @@
   /**
    * @typedef {object} ElsewhereView
    * @property {string[]} cited   how the reader knows the sentence's own sources ("[3]")
-   * @property {{label: string, url: string, judgment: string, quotes: {text: string, href: string}[]}[]} found
+   * @property {{label: string, url: string, title?: string, judgment: string, quotes: {text: string, href: string}[]}[]} found
    *   best first; label is the answer's marker for that page ("[5]") or its host
    */
 
@@ -151,7 +151,8 @@
       const box = this.add(this.el, 'div', 'source found');
       const head = this.add(box, 'div', 'source-head');
       this.add(head, 'span', '', found.label);
-      this.add(head, 'span', 'source-host', CL.overlay.hostOf(found.url));
+      const host = CL.overlay.hostOf(found.url);
+      this.add(head, 'span', 'source-host', found.title ? `${host} — ${found.title}` : host);
       this.add(box, 'div', '', VERDICT_WORDS[found.judgment] || '');
       this.addQuotes(box, found.quotes);
     }

@@ -116,9 +116,10 @@
    * the statement's view as `elsewhere`.
    * @param {import('../shared/types.js').StatementLine} line
    * @param {import('../shared/types.js').VerifyRequest} request
-   * @returns {{cited: string[], found: {label: string, url: string, judgment: string, quotes: {text: string, href: string}[]}[]}}
+   * @param {Map<string, {title?: string}>} [sources]  the `source` lines by url, for page titles
+   * @returns {{cited: string[], found: {label: string, url: string, title: string, judgment: string, quotes: {text: string, href: string}[]}[]}}
    */
-  function elsewhereView(line, request) {
+  function elsewhereView(line, request, sources) {
     const byId = new Map(request.citations.map((c) => [c.id, c]));
     const cited = [];
     for (const id of line.citations || []) {
@@ -129,6 +130,7 @@
     const found = (line.found_elsewhere || []).map((f) => ({
       label: sourceLabel(f.marker, f.url),
       url: f.url,
+      title: (sources && sources.get(f.url)?.title) || '',
       judgment: f.judgment,
       quotes: (f.evidence || []).slice(0, 2).map((e) => ({ text: e.text, href: e.fragment_url || CL.overlay.fragmentUrl(f.url, e.text) })),
     }));

@@ -179,7 +179,7 @@ test('Chromium: "found in" notes, the refuted badge and highlight, the cards, th
     let card = await readCard(page);
     assert.equal(card.note, 'Not in [2] — found in [4].');
     assert.equal(card.found.length, 1, JSON.stringify(card.found));
-    assert.match(card.found[0].head, /^\[4\]127\.0\.0\.1$/);
+    assert.match(card.found[0].head, /^\[4\]127\.0\.0\.1 — Growing tomatoes on a balcony/);
     assert.match(card.found[0].quote, /six hours of direct sun/);
     assert.ok(card.found[0].href.startsWith(`${sources.origin}/pages/tomatoes.html#:~:text=`), card.found[0].href);
     await page.screenshot({ path: path.join(ARTIFACTS, 'chromium-elsewhere-card.png') });
