@@ -14,8 +14,6 @@ from scripts.datasets import MEANING, group_keys, read_rows
 from scripts.evaluate import auc, balanced_accuracy, macro_f1, meaning_counts, metrics
 from tests.conftest import model_dir
 
-pytestmark = pytest.mark.slow  # the real model
-
 ROOT = Path(__file__).resolve().parents[2]
 WICE = [
     {
@@ -53,6 +51,7 @@ def test_metric_functions_on_known_answers():
     assert m["evidence_recall"] == 1.0 and m["evidence_precision"] == pytest.approx(2 / 3, abs=1e-3)
 
 
+@pytest.mark.slow  # the real model
 def test_script_writes_one_line_per_input_in_order(tmp_path):
     data = tmp_path / "wice.jsonl"
     data.write_text("".join(json.dumps(r) + "\n" for r in WICE))
@@ -92,6 +91,7 @@ def test_script_writes_one_line_per_input_in_order(tmp_path):
     assert 0 in preds[0]["evidence"]
 
 
+@pytest.mark.slow  # the real model
 def test_snli_lines_carry_a_label(tmp_path):
     data = tmp_path / "snli.jsonl"
     rows = [
@@ -171,6 +171,7 @@ def test_meaning_counts_on_known_answers():
     }
 
 
+@pytest.mark.slow  # the real model
 def test_meaning_format_runs_the_judge_on_the_pairs(tmp_path):
     # Plumbing only: one page's two rows through the real judge, not a verdict on the model.
     rows = [r for r in read_rows(MEANING) if r["page_id"] == "negation-02"]
