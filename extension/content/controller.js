@@ -95,6 +95,8 @@
         contradicted: [...this.lines.values()].filter((l) => l.contradicted).length,
         recall: this.summary ? this.summary.citation_recall : undefined,
         precision: this.summary ? this.summary.citation_precision : undefined,
+        misplaced: this.summary ? this.summary.misplaced_citations : 0,
+        uncitedSupported: this.summary ? this.summary.uncited_but_supported : 0,
         warning,
         note: this.hiddenNote,
       });

@@ -102,6 +102,7 @@
       sources: list,
       unsupported: line.unsupported_assertions || [],
       supportingSources: (shownSources.length ? shownSources : list).map((s) => s.n),
+      elsewhere: CL.overlay.elsewhereView(line, request, sources),
     };
   }
 
