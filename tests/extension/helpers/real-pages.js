@@ -87,3 +87,81 @@ export function roughSentences(text) {
     .map((s) => s.trim())
     .filter((s) => /[\p{L}\p{N}]/u.test(s));
 }
+
+/**
+ * Where an engine's answer is, read independently of the adapters (engines.md's real captures):
+ * a sentence badged outside `inside`, or inside `outside` (questions, source cards, agent steps,
+ * tool output), is a badge outside the answer.
+ * @type {Record<string, {inside: string, outside: string}>}
+ */
+export const ANSWER_REGIONS = {
+  perplexity: {
+    inside: "[id^='markdown-content-'], [class*='prose']",
+    outside: "[class*='group/query'], [data-testid^='asset-card'], [role='tabpanel']:not([id$='-content-default']):not([id$='-content-thread'])",
+  },
+  chatgpt: { inside: "[data-message-author-role='assistant']", outside: "[data-message-author-role='user']" },
+  'google-ai-mode': {
+    inside: "[data-subtree='aimc'] [data-container-id='main-col'], [data-subtree='aimc']",
+    outside: "[data-container-id='rhs-col'], ul.bTFeG, [data-xid='aim-aside-initial-corroboration-container'], [role='heading'][aria-level='2']",
+  },
+  'google-ai-overview': {
+    inside: 'div.LT6XE, #m-x-content, [data-mcpr]',
+    outside: "[data-container-id='rhs-col'], ul.bTFeG, li.LLtSOc, [data-source-column], [role='heading']",
+  },
+};
+ANSWER_REGIONS['chatgpt-search'] = ANSWER_REGIONS.chatgpt;
+
+/** @param {RealPage} page */
+export function answerRegion(page) {
+  const region = ANSWER_REGIONS[page.engine] || ANSWER_REGIONS[String(page.source.engine)];
+  if (!region) throw new Error(`No answer region is known for engine "${page.engine}": add it to ANSWER_REGIONS.`);
+  return region;
+}
+
+/**
+ * Runs in the page: the sentences the overlay marked (its CSS highlights), and those that lie
+ * outside the answer region. Works on Playwright and Puppeteer pages alike.
+ * @param {{inside: string, outside: string}} region
+ */
+export function badgePlacement(region) {
+  const root = document.querySelector('citelens-overlay')?.shadowRoot;
+  const badges = root ? [...root.querySelectorAll('.badge')] : [];
+  const ranges = [];
+  CSS.highlights.forEach((highlight, name) => name !== 'citelens-evidence' && ranges.push(...highlight));
+  const holder = (range) => {
+    const node = range.commonAncestorContainer;
+    return node.nodeType === 1 ? node : node.parentElement;
+  };
+  const outside = ranges.filter((range) => {
+    const el = holder(range);
+    return !el || !el.closest(region.inside) || !!el.closest(region.outside);
+  });
+  return {
+    badges: badges.length,
+    shown: badges.filter((b) => !b.hidden).length,
+    cited: badges.filter((b) => b.dataset.kind !== 'no_citation').length,
+    kinds: badges.reduce((n, b) => ((n[b.dataset.kind] = (n[b.dataset.kind] || 0) + 1), n), {}),
+    ranges: ranges.length,
+    outside: outside.map((range) => range.toString().slice(0, 80)),
+  };
+}
+
+/**
+ * Presses the toolbar button and waits for the overlay to appear. Under load a click sent over
+ * CDP/BiDi is now and then lost before the extension sees it (no injection, no overlay, no
+ * error); the button is then pressed once more, and said so, as a reader would press it again.
+ * @param {{evaluate: Function}} page @param {() => Promise<void>} press
+ * @returns {Promise<number>} when the last press was sent
+ */
+export async function pressUntilOverlay(page, press) {
+  for (let attempt = 1; ; attempt++) {
+    const pressed = Date.now();
+    await press();
+    while (Date.now() - pressed < 15_000) {
+      if (await page.evaluate(() => !!document.querySelector('citelens-overlay'))) return pressed;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    if (attempt === 2) throw new Error('no overlay 15 s after each of two toolbar clicks');
+    console.log('# no overlay 15 s after the toolbar click: pressed again');
+  }
+}
