@@ -17,6 +17,7 @@ import logging
 import socket
 import stat
 import sys
+import threading
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -29,9 +30,9 @@ from .config import DEFAULT_PORT, Settings, config_dir
 from .errors import CiteLensError, ModelUnavailable, RequestInvalid
 from .export import audit_export, collect
 from .model import default_model_dir, load_config
-from .pairing import load_or_create_token, read_token, spaced
+from .pairing import PairingRefused, load_or_create_token, read_token, spaced
 from .runtime import Runtime
-from .server import make_app
+from .server import PAIRINGS, make_app
 
 __all__ = ["main"]
 
@@ -84,10 +85,38 @@ async def _serve(settings: Settings) -> None:
             "code here with `citelens pair CODE` (or paste the token; `citelens token` shows it again)",
             flush=True,
         )
+        if sys.stdin is not None and sys.stdin.isatty():
+            _read_codes_from_terminal(app)
+            print("a pairing code can also be typed here (then Enter)", flush=True)
         try:
             await asyncio.Event().wait()
         finally:
             await runner.cleanup()
+
+
+def _read_codes_from_terminal(app: web.Application) -> None:
+    """Lines typed where `citelens serve` runs confirm pairing codes, as `citelens pair CODE` does.
+
+    Only on a terminal: that is the reader at the keyboard. Piped input (a service manager, a
+    test harness) is never read, so nothing but a person confirms this way.
+    """
+    loop = asyncio.get_running_loop()
+    pairings = app[PAIRINGS]
+
+    def confirm(line: str) -> None:
+        if not any(ch.isdigit() for ch in line):
+            return
+        try:
+            pairings.confirm(line)
+        except PairingRefused as exc:
+            print(f"not paired: {exc.message}", flush=True)
+
+    def read() -> None:
+        for line in sys.stdin:
+            loop.call_soon_threadsafe(confirm, line)
+
+    # A daemon thread: a blocking read of the terminal must not hold the process at exit.
+    threading.Thread(target=read, name="citelens-terminal", daemon=True).start()
 
 
 # --- pair --------------------------------------------------------------------------------------

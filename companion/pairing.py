@@ -150,7 +150,8 @@ class Pairings:
         self._pending = _Request(secrets.token_urlsafe(24), origin, code, now + self._ttl_s)
         self._announce(
             f"Pairing request from {origin}: code {spaced(code)}. If your browser shows the same "
-            f"code, run `citelens pair {code}` within {round(self._ttl_s)} s; otherwise ignore it."
+            f"code, confirm it with `citelens pair {code}` within {round(self._ttl_s)} s; otherwise "
+            "ignore it."
         )
         return PairingStarted(self._pending.id, code, round(self._ttl_s))
 

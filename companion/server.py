@@ -30,7 +30,7 @@ from .pairing import PairingRefused, Pairings, token_matches
 from .records import PageInfo
 from .runtime import Runtime
 
-__all__ = ["Gate", "make_app"]
+__all__ = ["PAIRINGS", "Gate", "make_app"]
 
 log = logging.getLogger(__name__)
 

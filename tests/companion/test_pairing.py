@@ -312,3 +312,100 @@ def test_rate_window_slides_and_expiry_is_exact():
     assert pairings.confirm(third.code) == CHROME
     assert pairings.finish(third.request, CHROME) == "the-token-0123456789"
     assert pairings.waiting() is None
+
+
+class _Serve:
+    """A real `citelens serve` process, its output read line by line (test-only helper)."""
+
+    def __init__(self, process: asyncio.subprocess.Process, port: int):
+        self.process, self.port, self.output = process, port, ""
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    async def line_with(self, text: str, timeout: float = 120.0) -> str:
+        assert self.process.stdout is not None
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            left = deadline - asyncio.get_running_loop().time()
+            line = (await asyncio.wait_for(self.process.stdout.readline(), max(left, 0.01))).decode()
+            assert line, f"serve ended; it said:\n{self.output}"
+            self.output += line
+            if text in line:
+                return line
+
+
+async def _serve(xdg: Path, stdin: int) -> _Serve:
+    port = free_port()
+    process = await asyncio.create_subprocess_exec(
+        str(Path(sys.executable).with_name("citelens")),
+        "serve",
+        "--port",
+        str(port),
+        stdin=stdin,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+        env={**os.environ, "XDG_CONFIG_HOME": str(xdg), "PYTHONUNBUFFERED": "1"},
+    )
+    serve = _Serve(process, port)
+    await serve.line_with("pair the extension")
+    return serve
+
+
+async def _start(session: aiohttp.ClientSession, serve: _Serve) -> dict[str, Any]:
+    headers = {**JSON, "Origin": CHROME}
+    async with session.post(serve.url + "/v1/pair/start", data=b"{}", headers=headers) as r:
+        assert r.status == 201
+        return dict(await r.json())
+
+
+async def _finish(session: aiohttp.ClientSession, serve: _Serve, request: str) -> tuple[int, dict[str, Any]]:
+    headers = {**JSON, "Origin": CHROME}
+    async with session.post(serve.url + "/v1/pair/finish", json={"request": request}, headers=headers) as r:
+        return r.status, dict(await r.json())
+
+
+@pytest.mark.slow
+async def test_the_code_can_be_typed_where_serve_runs(xdg):
+    import pty
+
+    main, terminal = pty.openpty()
+    serve = await _serve(xdg, terminal)
+    os.close(terminal)
+    try:
+        await serve.line_with("a pairing code can also be typed here")
+        async with aiohttp.ClientSession() as session:
+            started = await _start(session, serve)
+            shown = await serve.line_with("Pairing request from")
+            assert f"{CHROME}: code {'-'.join(started['code'])}" in shown
+            wrong = f"{(int(started['code']) + 1) % 10_000:04d}"
+            os.write(main, f"{wrong}\n".encode())
+            assert "wrong code; 2 more tries" in await serve.line_with("not paired")
+            assert (await _finish(session, serve, started["request"]))[0] == 202
+            os.write(main, f"{'-'.join(started['code'])}\n".encode())
+            await serve.line_with("Pairing confirmed for")
+            status, body = await _finish(session, serve, started["request"])
+            assert (status, body["token"]) == (200, (xdg / "citelens" / "token").read_text().strip())
+    finally:
+        serve.process.terminate()
+        await serve.process.wait()
+        os.close(main)
+
+
+@pytest.mark.slow
+async def test_piped_input_never_confirms(xdg):
+    serve = await _serve(xdg, subprocess.PIPE)
+    try:
+        async with aiohttp.ClientSession() as session:
+            started = await _start(session, serve)
+            await serve.line_with("Pairing request from")
+            assert serve.process.stdin is not None
+            serve.process.stdin.write(f"{started['code']}\n".encode())
+            await serve.process.stdin.drain()
+            await asyncio.sleep(1.0)
+            assert (await _finish(session, serve, started["request"]))[0] == 202
+        assert "can also be typed here" not in serve.output
+    finally:
+        serve.process.terminate()
+        await serve.process.wait()
