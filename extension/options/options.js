@@ -75,4 +75,6 @@ pairingControl({
 loadSettings().then((settings) => {
   $('companion').value = settings.companion;
   $('token').value = settings.token;
+  // Not paired yet: the one thing to do here is the pairing button.
+  if (!settings.token) $('pair').focus();
 });
