@@ -27,11 +27,14 @@ __all__ = ["Reading", "negates", "read_meaning"]
 
 # Reported, not asserted: the source mentions the claim to doubt or attribute it.
 _FRAME = re.compile(
-    r"\b(myths?|misconceptions?|often (said|claimed|repeated)|commonly (believed|thought)|"
-    r"widely (believed|repeated)|(it is|is often|are often) (said|claimed|believed)|old saying|"
+    r"\b(myths?|misconceptions?|legends?|legendary|folklore|folk (wisdom|belief|tale)s?|"
+    r"old wives'? tales?|urban legends?|popular (belief|notion|idea|claim)s?|the story goes|"
+    r"often (said|claimed|repeated)|commonly (believed|thought|said)|widely (believed|repeated)|"
+    r"(it is|is often|are often) (said|claimed|believed|thought)|old saying|"
+    r"(is|are|was|were) (widely |commonly |often )?(thought|believed|rumou?red|alleged|supposed|reputed) to|"
     r"claims? (that|holds)|claimed|claiming|alleged(ly)?|alleges|accused|warned|suggest(s|ed)? that|"
     r"rumou?r(s|ed)?|tipped|in (early )?talks|reportedly|supposedly|convinced that|is false|"
-    r"debunked|hoax)\b",
+    r"unfounded|unproven|debunked|hoax|speculat\w+|predicted|forecasts?|proposed|mooted)\b",
     re.IGNORECASE,
 )
 _UNIVERSAL = frozenset(
@@ -47,6 +50,12 @@ _OPPOSITES = (
     ("approved", "rejected"), ("accepted", "rejected"), ("expanded", "contracted"),
     ("raised", "lowered"), ("cheaper", "dearer"), ("strengthened", "weakened"),
     ("improved", "worsened"), ("acquitted", "convicted"), ("gains", "losses"),
+    ("rose", "declined"), ("rise", "decline"), ("grew", "declined"), ("increased", "reduced"),
+    ("rose", "dropped"), ("profit", "loss"), ("surplus", "deficit"), ("bought", "sold"),
+    ("buy", "sell"), ("hired", "fired"), ("passed", "failed"),
+    ("succeeded", "failed"), ("allowed", "banned"), ("permitted", "prohibited"), ("legal", "illegal"),
+    ("larger", "smaller"), ("bigger", "smaller"), ("longer", "shorter"), ("faster", "slower"),
+    ("older", "younger"), ("majority", "minority"), ("maximum", "minimum"),
 )
 _OPPOSITE: dict[str, frozenset[str]] = {}
 for _a, _b in _OPPOSITES:
@@ -54,8 +63,10 @@ for _a, _b in _OPPOSITES:
     _OPPOSITE[_b] = _OPPOSITE.get(_b, frozenset()) | {_a}
 # Negation and its cousins (issue 10's list): a sentence that says "not X" mentions X too.
 _NEGATION = re.compile(
-    r"\b(not|never|no longer|no|none|nor|neither|cannot|isn't|wasn't|aren't|weren't|doesn't|didn't|"
-    r"don't|hasn't|haven't|won't|is false|contrary to|withdrawn|retracted|found no)\b",
+    r"\b(not|never|no longer|no|none|nor|neither|nothing|nobody|cannot|isn't|wasn't|aren't|weren't|"
+    r"doesn't|didn't|don't|hasn't|haven't|won't|is false|contrary to|withdrawn|retracted|found no|"
+    r"ceased|stopped|ruled out|fail(s|ed)? to|denied|denies|refuted|disproved|abandoned|cancelled|"
+    r"scrapped|without|rarely|seldom|hardly)\b",
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[a-z]+")

@@ -21,6 +21,9 @@ from companion.meaning import Reading, negates, read_meaning
         ("The bridge is made entirely of steel.",
          "Its towers are steel and its deck is concrete.", Reading(hedged="scope")),
         ("Revenue rose 12 percent in 2023.", "Revenue fell 12 percent in 2023.", Reading(opposite="fell")),
+        ("Revenue rose in 2023.", "Revenue declined in 2023.", Reading(opposite="declined")),
+        ("Swallows hibernate in mud.", "Folklore held that swallows hibernate in mud.",
+         Reading(hedged="framed")),
         ("The country exported 2.3 million tonnes of wheat.",
          "The country imported 2.3 million tonnes of wheat.", Reading(opposite="imported")),
     ],
@@ -55,3 +58,4 @@ def test_a_negating_sentence_is_told_from_a_plain_one():
     assert negates(statement, "Many assume it is steel. It is not: the Eiffel Tower is not made of steel.")
     assert not negates(statement, "The Eiffel Tower is made of steel girders. It is not small.")
     assert not negates("The tower is not made of steel.", "The tower is not made of steel.")
+    assert negates("The plant makes cars.", "The plant ceased to make cars in 2019.")
