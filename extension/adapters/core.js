@@ -157,8 +157,8 @@
     const skip = adapter.selectors.skip || [];
     const counts = new Map();
 
-    /** @param {string} raw @param {boolean} cited  from a citation element @returns {{url: string, hint: string}|null} */
     const normalized = new Map();
+    /** @param {string} raw @param {boolean} cited  from a citation element @returns {{url: string, hint: string}|null} */
     const clean = (raw, cited) => {
       if (!normalized.has(raw)) normalized.set(raw, CL.urls.normalizeUrl(raw, pageUrl, adapter.ownRedirectors));
       const result = normalized.get(raw);
