@@ -81,12 +81,13 @@ def decide(
     """The support label from the combined score and the atomic claims' scores.
 
     One fact (or no atoms): complete at `complete` and partial at `partial`, unless a source
-    contradicts it. Several facts (FActScore): each is supported at `claim`; all supported is
-    complete, some is partial, none is no support; a contradiction (the verifiability study flags
+    contradicts it. Several facts (FActScore): each is supported at `claim`; complete needs every
+    fact and the statement's own score at `complete` (the rule the thresholds were calibrated
+    with); when every fact passes but the statement's score does not, or no source asserts it
+    (`hedged`, meaning.py), it is partial and its least supported fact is named; some facts
+    supported is partial, none is no support. A contradiction (the verifiability study flags
     those) rules out complete, and if it leaves no fact unsupported it is no support, since the
-    source says otherwise about the statement as a whole. `hedged` (no source asserts it:
-    meaning.py) rules out complete too: a one-fact statement is then at best partial, and of
-    several facts the least supported is named unsupported. scripts/calibrate.py searches the
+    source says otherwise about the statement as a whole. scripts/calibrate.py searches the
     thresholds with this same function.
     """
     if len(atoms) <= 1:
@@ -100,7 +101,7 @@ def decide(
     if not unsupported:
         if contradicted:
             return Verdict("no_support", every)
-        if hedged:
+        if hedged or score < thresholds.complete:
             return Verdict("partial_support", (min(every, key=lambda i: (atoms[i], i)),))
         return Verdict("complete_support", ())
     if len(unsupported) < len(atoms):

@@ -46,7 +46,7 @@ T = Thresholds(complete=0.5, partial=0.25, claim=0.5, contradiction=0.9)
         (0.3, [], True, "no_support", (0,)),
         # several facts (FActScore): as supported as its facts
         (0.9, [0.9, 0.9], False, "complete_support", ()),
-        (0.4, [0.6, 0.7], False, "complete_support", ()),  # was partial with nothing unsupported
+        (0.4, [0.7, 0.6], False, "partial_support", (1,)),  # was partial naming nothing
         (0.9, [0.9, 0.1], False, "partial_support", (1,)),
         (0.2, [0.1, 0.6, 0.2], False, "partial_support", (0, 2)),
         (0.9, [0.1, 0.2], False, "no_support", (0, 1)),
