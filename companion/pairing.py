@@ -108,7 +108,7 @@ class Pairings:
         window_s: float,
         code_attempts: int,
         announce: Callable[[str], None],
-        clock: Callable[[], float] = time.monotonic,
+        clock: Callable[[], float] = time.monotonic,  # test hook: a hand-moved clock
     ):
         self._token = token
         self._ttl_s, self._window_s = ttl_s, window_s

@@ -45,13 +45,13 @@ export function pairingControl({ button, cancel, code, status, settings, save, p
   /** @type {AbortController | null} */
   let running = null;
 
-  /** @param {'idle'|'asking'|'waiting'|'paired'|'error'|'cancelled'} state @param {string} text */
+  /** @param {'idle'|'asking'|'waiting'|'checking'|'paired'|'error'|'cancelled'} state @param {string} text */
   const set = (state, text) => {
     status.dataset.state = state;
-    showText(status, { paired: 'ok', error: 'error', cancelled: 'busy', asking: 'busy', waiting: 'busy', idle: '' }[state], text);
-    const busy = state === 'asking' || state === 'waiting';
-    button.disabled = busy;
-    cancel.hidden = !busy;
+    showText(status, { paired: 'ok', error: 'error', idle: '' }[state] ?? 'busy', text);
+    button.disabled = state === 'asking' || state === 'waiting' || state === 'checking';
+    // Once the token is here there is nothing left to cancel.
+    cancel.hidden = !(state === 'asking' || state === 'waiting');
     if (state !== 'waiting') {
       code.hidden = true;
       code.textContent = '';
@@ -79,7 +79,7 @@ export function pairingControl({ button, cancel, code, status, settings, save, p
       });
       const paired = { ...current, token };
       await save(paired);
-      set('paired', 'Paired: the token is saved. Checking the connection…');
+      set('checking', 'Paired: the token is saved. Checking the connection…');
       try {
         const about = await check(paired);
         set('paired', `Paired with CiteLens companion ${about.version} (${about.model}); the token is saved.`);

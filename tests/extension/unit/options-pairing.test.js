@@ -195,3 +195,16 @@ test('options: paired, but a failing connection test is said as such', async () 
   assert.equal($('pair-status').dataset.state, 'error');
   assert.match($('pair-status').textContent, /^Paired and saved, but the connection test failed: .*401/);
 });
+
+test('options: "paired" is said only once the connection test has answered', async () => {
+  const checked = deferred();
+  const { $ } = optionsPage({ pair: async (base, { onCode }) => (onCode('3333', 120), 'tok'), check: () => checked.promise });
+  $('pair').click();
+  await new Promise((r) => setTimeout(r, 0));
+  assert.equal($('pair-status').dataset.state, 'checking');
+  assert.equal($('pair-status').textContent, 'Paired: the token is saved. Checking the connection…');
+  assert.ok($('pair').disabled && $('pair-cancel').hidden, 'the token is here: nothing to cancel');
+  checked.resolve({ version: '0.1.0', model: 'm' });
+  await new Promise((r) => setTimeout(r, 0));
+  assert.equal($('pair-status').dataset.state, 'paired');
+});
