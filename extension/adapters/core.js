@@ -136,8 +136,7 @@
     return squash(parts.join(''));
   }
 
-  /** @param {string} s */
-  const squash = (s) => s.replace(/\s+/g, ' ').trim();
+  const squash = (/** @type {string} */ s) => s.replace(/\s+/g, ' ').trim();
 
   /** A marker's label, short: "Phones Store Kenya (+4) – View related links" → "Phones Store Kenya". @param {string} text */
   function shortLabel(text) {
@@ -177,7 +176,9 @@
 
     /** @param {Element} el @param {string} [before] the answer text up to the element */
     const markerInfo = (el, before = '') => {
-      const cleaned = citedUrls(el);
+      // A chip whose sources are not in the page (popover not loaded, an id the map lacks) cites
+      // nothing checkable, but its label ("instaclustr +2") is still not answer text.
+      const cleaned = citedUrls(el) || (isCitation(el) && visibleText(el).length <= CHIP_MAX_CHARS ? [] : null);
       if (cleaned) {
         const hidden = (adapter.hiddenCount || defaultHiddenCount)(el);
         // `resolved` counts before de-duplication: a popover may repeat the chip's own source.
@@ -205,7 +206,7 @@
       for (const el of container.querySelectorAll('*')) {
         if (last && last.contains(el)) continue;
         // Labels and hidden counts are not needed to count (visibleText is slow without layout).
-        const cited = () => (adapter.inlineLinks && el.localName === 'a' ? markerInfo(el) : citedUrls(el));
+        const cited = () => citedUrls(el) || (adapter.inlineLinks && el.localName === 'a' && markerInfo(el)?.urls.length);
         if (!cites.has(el)) cites.set(el, skip.length && matchesAny(el, skip) ? 'skip' : !!cited());
         if (cites.get(el) === 'skip') last = el;
         else if (cites.get(el)) {
@@ -247,15 +248,14 @@
    */
   function capture(adapter, doc, context) {
     const bound = bind(adapter, context.url, context.ownHosts || []);
-    const selection = context.selection;
+    const { selection } = context;
     const selected = !!selection && !!selection.rangeCount && !selection.isCollapsed && !!selection.toString().trim();
     const inSkip = (/** @type {Element} */ el) => bound.skip.some((s) => matchesAny(el, [`${s}, ${s} *`]));
     const found = context.within
       ? [context.within]
       : (adapter.candidates ? adapter.candidates(doc, selected) : queryAll(doc, adapter.selectors.containers))
           .filter((el) => !CL.anchoring.isHidden(el) && !inSkip(el));
-    let blocks;
-    let clip;
+    let blocks, clip;
     if (selected) {
       clip = /** @type {Selection} */ (selection).getRangeAt(0);
       const inside = found.filter((el) => el.contains(clip.commonAncestorContainer));

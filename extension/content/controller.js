@@ -48,7 +48,7 @@
       });
       const hidden = this.capture.hidden_sources;
       this.hiddenNote = hidden.unresolved
-        ? `${hidden.unresolved} source${hidden.unresolved === 1 ? '' : 's'} behind “+N” chips could not be read from the page and ${hidden.unresolved === 1 ? 'was' : 'were'} not checked.`
+        ? `${hidden.unresolved} cited source${hidden.unresolved === 1 ? '' : 's'} (behind “+N” chips, or chips with no link in the page) could not be read from the page and ${hidden.unresolved === 1 ? 'was' : 'were'} not checked.`
         : '';
       this.observer = new MutationObserver(() => this.scheduleReanchor());
       this.observer.observe(document.body, { childList: true, subtree: true, characterData: true });
