@@ -157,11 +157,11 @@ export async function pressUntilOverlay(page, press) {
   for (let attempt = 1; ; attempt++) {
     const pressed = Date.now();
     await press();
-    while (Date.now() - pressed < 15_000) {
+    while (Date.now() - pressed < 30_000) {
       if (await page.evaluate(() => !!document.querySelector('citelens-overlay'))) return pressed;
       await new Promise((r) => setTimeout(r, 100));
     }
-    if (attempt === 2) throw new Error('no overlay 15 s after each of two toolbar clicks');
-    console.log('# no overlay 15 s after the toolbar click: pressed again');
+    if (attempt === 2) throw new Error('no overlay 30 s after each of two toolbar clicks');
+    console.log('# no overlay 30 s after the toolbar click: pressed again');
   }
 }
