@@ -11,11 +11,95 @@
   // px below which a stacked badge would be a column of single words: past it, it overlaps instead
   const MIN_STACKED_WIDTH = 120;
 
+  const COMPACT_GAP = 2; // px each side of a compact badge, when the gutter is that narrow
+  const BADGE_HEIGHT = 22;
+  const COMPACT_WIDTH = 20;
+  // px a badge needs beside the answer: "⚠ Contradicted 3" is the widest; a compact one, its icon
+  const ROOM = Object.freeze({ full: 130, compact: COMPACT_WIDTH + 2 * COMPACT_GAP });
+
+  /**
+   * Where each badge goes vertically so that none overlaps another: in order of their wanted
+   * tops (ties in the order given, which is sentence order), each one at its wanted top or just
+   * below the one before it, whichever is lower. Two sentences that end on the same line get
+   * badges one under the other instead of one over the other.
+   * @param {{top: number, height: number}[]} items  wanted tops and the badges' heights
+   * @param {number} gap  px between stacked badges
+   * @returns {number[]} the tops, in the order of `items`
+   */
+  function stackTops(items, gap) {
+    const order = items.map((_, i) => i).sort((a, b) => items[a].top - items[b].top || a - b);
+    const tops = new Array(items.length);
+    let floor = -Infinity;
+    for (const i of order) {
+      tops[i] = Math.max(items[i].top, floor + gap);
+      floor = tops[i] + items[i].height;
+    }
+    return tops;
+  }
+
+  /** The right edge of the page's viewport, without its scrollbar. @param {Document} doc */
+  function viewportRight(doc) {
+    const view = /** @type {Window} */ (doc.defaultView);
+    return doc.documentElement.clientWidth || view.innerWidth;
+  }
+
+  /**
+   * Which side of the answer the badges go: where its sentences end (the right, or the left in
+   * a right-to-left answer), unless the engine keeps something there (Google's source column)
+   * and the other margin is free. A margin too narrow for the badges' words takes compact
+   * badges; with no free margin at all, compact ones on the side where sentences end.
+   * @param {Element} host  the overlay's own element (never an obstacle)
+   * @param {{left: number, right: number}} answer  the answer's edges
+   * @param {Element[]} blocks  the answer's blocks: what contains them is background, not content
+   * @param {number[]} ys  heights of the sentences in view
+   * @param {boolean} rtl  the answer is written right to left
+   * @returns {{side: 'left'|'right', edge: number, compact: boolean}}
+   */
+  function chooseGutter(host, answer, blocks, ys, rtl) {
+    const doc = /** @type {Document} */ (host.ownerDocument);
+    const { left, right } = answer;
+    const samples = ys.filter((_, i) => i % Math.max(1, Math.floor(ys.length / 4)) === 0).slice(0, 5);
+    const free = (/** @type {number} */ x) =>
+      samples.every((y) => {
+        const hit = doc.elementFromPoint(x, y);
+        return !hit || hit === host || hit === doc.body || hit === doc.documentElement || blocks.some((b) => hit.contains(b));
+      });
+    const sides = /** @type {('left'|'right')[]} */ (rtl ? ['left', 'right'] : ['right', 'left']);
+    const limit = viewportRight(doc);
+    for (const compact of [false, true]) {
+      const width = compact ? ROOM.compact : ROOM.full;
+      for (const side of sides) {
+        if (side === 'right' && right + width <= limit && free(right + 2) && free(right + width - 2)) return { side, edge: right, compact };
+        if (side === 'left' && left - width >= 0 && free(left - 2) && free(left - width + 2)) return { side, edge: left, compact };
+      }
+    }
+    return { side: sides[0], edge: sides[0] === 'right' ? right : left, compact: true };
+  }
+
+  /** The visible band of the scrolling boxes around a range (engines scroll inner columns). @param {Range} range */
+  function clipOf(range) {
+    const start = range.startContainer;
+    const doc = /** @type {Document} */ (start.ownerDocument);
+    const view = /** @type {Window} */ (doc.defaultView);
+    let top = 0;
+    let bottom = view.innerHeight;
+    let el = start.nodeType === 1 ? /** @type {Element} */ (start) : start.parentElement;
+    for (; el && el !== doc.documentElement; el = el.parentElement) {
+      const overflow = view.getComputedStyle(el).overflowY;
+      if (overflow === 'auto' || overflow === 'scroll' || overflow === 'hidden') {
+        const box = el.getBoundingClientRect();
+        top = Math.max(top, box.top);
+        bottom = Math.min(bottom, box.bottom);
+      }
+    }
+    return { top, bottom };
+  }
+
   class Badges {
     /**
      * @param {ShadowRoot|Element} layer
      * @param {{enter: (i: number) => void, leave: (i: number) => void, focus: (i: number) => void,
-     *   blur: (i: number, to: EventTarget|null) => void, click: (i: number) => void}} on
+     *   blur: (i: number, to: EventTarget|null) => void, click: (i: number, event: MouseEvent) => void}} on
      */
     constructor(layer, on) {
       this.layer = layer;
@@ -40,7 +124,7 @@
         button.addEventListener('mouseleave', () => this.on.leave(index));
         button.addEventListener('focus', () => this.on.focus(index));
         button.addEventListener('blur', (event) => this.on.blur(index, event.relatedTarget));
-        button.addEventListener('click', () => this.on.click(index));
+        button.addEventListener('click', (event) => this.on.click(index, event));
         this.buttons.set(index, button);
         this.insertInOrder(index, button);
       }
@@ -49,12 +133,7 @@
       button.dataset.kind = view.kind;
       button.dataset.judgment = view.judgment;
       const elsewhere = view.elsewhere && view.elsewhere.found.length ? view.elsewhere : null;
-      button.setAttribute(
-        'aria-label',
-        elsewhere
-          ? CL.overlay.ariaLabelElsewhere(view.kind, view.supportingSources, elsewhere)
-          : CL.overlay.ariaLabel(view.kind, view.supportingSources),
-      );
+      button.setAttribute('aria-label', CL.overlay.badgeLabel(index, view.kind, view.supportingSources, elsewhere));
       button.classList.toggle('found-elsewhere', !!elsewhere);
       button.setAttribute('aria-haspopup', 'dialog');
       const icon = this.doc.createElement('span');
@@ -62,6 +141,7 @@
       icon.setAttribute('aria-hidden', 'true');
       icon.textContent = kind.icon;
       const word = this.doc.createElement('span');
+      word.className = 'word';
       word.textContent = kind.word;
       const parts = [icon, word];
       if (view.supportingSources.length) {
@@ -99,13 +179,19 @@
 
     /**
      * Places every badge. `lines` gives, per sentence, the rectangle of its last line and the
-     * clip of its scrolling ancestors; sentences out of view hide their badge.
+     * clip of its scrolling ancestors; sentences out of view hide their badge. Badges never
+     * overlap each other (stackTops), and sit in the gutter beside the answer's edge; a gutter
+     * too narrow for the words gets compact badges, the icon alone (the name still says all).
      * @param {Map<number, {line: DOMRect|null, clip: {top: number, bottom: number}}>} lines
-     * @param {{side: 'left'|'right', edge: number}} gutter  which side of the answer, and that
-     *   edge of the answer in viewport pixels
+     * @param {{side: 'left'|'right', edge: number, compact?: boolean}} gutter  which side of the
+     *   answer, that edge of the answer in viewport pixels, and whether only compact badges fit
      */
     layout(lines, gutter) {
       const view = /** @type {Window} */ (this.doc.defaultView);
+      const right = viewportRight(this.doc);
+      const compact = !!gutter.compact;
+      const gap = compact ? COMPACT_GAP : GAP;
+      const margin = compact ? COMPACT_GAP : MARGIN;
       const placed = [];
       for (const [index, button] of this.buttons) {
         const entry = lines.get(index);
@@ -113,20 +199,19 @@
         const visible =
           !!line && line.bottom > entry.clip.top && line.top < entry.clip.bottom && line.bottom > 0 && line.top < view.innerHeight;
         button.hidden = !visible;
-        if (visible) placed.push({ button, top: line.top + (line.height - 22) / 2 });
+        button.classList.toggle('compact', compact);
+        if (visible) placed.push({ button, top: line.top + (line.height - BADGE_HEIGHT) / 2 });
       }
-      placed.sort((a, b) => a.top - b.top);
-      let floor = -Infinity;
-      for (const { button, top } of placed) {
-        this.fit(button, gutter.side === 'right' ? view.innerWidth - MARGIN - gutter.edge - GAP : gutter.edge - GAP - MARGIN);
+      const room = gutter.side === 'right' ? right - margin - gutter.edge - gap : gutter.edge - gap - margin;
+      for (const { button } of placed) if (!compact) this.fit(button, room);
+      const tops = stackTops(placed.map(({ button, top }) => ({ top, height: button.offsetHeight || BADGE_HEIGHT })), STACK_GAP);
+      placed.forEach(({ button }, i) => {
         const width = button.offsetWidth || 100;
-        let left = gutter.side === 'right' ? gutter.edge + GAP : gutter.edge - GAP - width;
-        left = Math.max(MARGIN, Math.min(left, view.innerWidth - width - MARGIN));
-        const y = Math.max(top, floor + STACK_GAP);
+        let left = gutter.side === 'right' ? gutter.edge + gap : gutter.edge - gap - width;
+        left = Math.max(margin, Math.min(left, right - width - margin));
         button.style.left = `${Math.round(left)}px`;
-        button.style.top = `${Math.round(y)}px`;
-        floor = y + (button.offsetHeight || 22);
-      }
+        button.style.top = `${Math.round(tops[i])}px`;
+      });
     }
 
     /**
@@ -149,5 +234,5 @@
     }
   }
 
-  CL.overlay = Object.assign(CL.overlay || {}, { Badges });
+  CL.overlay = Object.assign(CL.overlay || {}, { Badges, stackTops, chooseGutter, clipOf, viewportRight, BADGE_ROOM: ROOM });
 })((globalThis.CiteLens ??= {}));

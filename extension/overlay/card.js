@@ -45,6 +45,52 @@
     no_citation: '',
   };
 
+  const EDGE = 8; // px kept free at the viewport's edges
+  const SPACE = 6; // px between the card and its badge
+
+  /**
+   * Where the card goes: the first of these places that fits in the viewport and covers no
+   * other badge: below the badge or above it, moved off the badges' column towards the answer;
+   * then below or above, aligned with the badge; then beside it, outwards. When every place
+   * covers some badge, the one that covers the least.
+   * @param {{left: number, right: number, top: number, bottom: number}} anchor  the badge
+   * @param {{width: number, height: number}} size  the card's
+   * @param {{width: number, height: number}} viewport
+   * @param {{left: number, right: number, top: number, bottom: number}[]} avoid  other badges
+   * @returns {{left: number, top: number}}
+   */
+  function placeCard(anchor, size, viewport, avoid) {
+    const { width, height } = size;
+    const clampX = (/** @type {number} */ x) => Math.max(EDGE, Math.min(x, viewport.width - width - EDGE));
+    const clampY = (/** @type {number} */ y) => Math.max(EDGE, Math.min(y, viewport.height - height - EDGE));
+    // The badges' column is on the side of the badge away from the answer: the side with more room.
+    const inwardLeft = anchor.left - SPACE - width >= EDGE;
+    const inwardRight = anchor.right + SPACE + width <= viewport.width - EDGE;
+    const inward = anchor.left > viewport.width - anchor.right ? (inwardLeft ? anchor.left - SPACE - width : null) : inwardRight ? anchor.right + SPACE : null;
+    const aligned = anchor.left > viewport.width - anchor.right ? anchor.right - width : anchor.left;
+    const below = anchor.bottom + SPACE;
+    const above = anchor.top - SPACE - height;
+    const candidates = [];
+    if (inward !== null) candidates.push({ left: inward, top: below }, { left: inward, top: above }, { left: inward, top: clampY(anchor.top) });
+    candidates.push({ left: clampX(aligned), top: below }, { left: clampX(aligned), top: above });
+    const outward = anchor.left > viewport.width - anchor.right ? anchor.right + SPACE : anchor.left - SPACE - width;
+    candidates.push({ left: outward, top: clampY(anchor.top) });
+    const fits = (/** @type {{left: number, top: number}} */ c) =>
+      c.left >= EDGE - 0.5 && c.top >= EDGE - 0.5 && c.left + width <= viewport.width - EDGE + 0.5 && c.top + height <= viewport.height - EDGE + 0.5;
+    const covered = (/** @type {{left: number, top: number}} */ c) =>
+      avoid.reduce((sum, r) => {
+        const w = Math.min(c.left + width, r.right) - Math.max(c.left, r.left);
+        const h = Math.min(c.top + height, r.bottom) - Math.max(c.top, r.top);
+        return sum + (w > 0 && h > 0 ? w * h : 0);
+      }, 0);
+    const inView = candidates.filter(fits);
+    const clear = inView.find((c) => covered(c) === 0);
+    if (clear) return clear;
+    const pool = (inView.length ? inView : candidates.map((c) => ({ left: clampX(c.left), top: clampY(c.top) }))).map((c, i) => ({ c, i, cover: covered(c) }));
+    pool.sort((a, b) => a.cover - b.cover || a.i - b.i);
+    return pool[0].c;
+  }
+
   class Card {
     /**
      * @param {ShadowRoot|Element} layer
@@ -70,8 +116,9 @@
     /**
      * @param {StatementView} view
      * @param {DOMRect} anchor  the badge's rectangle
+     * @param {DOMRect[]} [avoid]  the other badges' rectangles: the card must not cover them
      */
-    show(view, anchor) {
+    show(view, anchor, avoid = []) {
       const kind = CL.overlay.KINDS[view.kind];
       this.el.replaceChildren();
       this.quoteText = null;
@@ -115,7 +162,7 @@
         for (const found of elsewhere.found) this.addElsewhere(found);
       }
       this.el.hidden = false;
-      this.place(anchor);
+      this.place(anchor, avoid);
     }
 
     /** @param {SourceView} source @param {boolean} refutes  its quote says the opposite of the sentence */
@@ -169,17 +216,18 @@
       }
     }
 
-    /** Beside the badge, on the side with room, inside the viewport. @param {DOMRect} anchor */
-    place(anchor) {
+    /**
+     * Near the badge, inside the viewport, covering no other badge (placeCard).
+     * @param {DOMRect} anchor  the badge's rectangle (or the link that opened the card)
+     * @param {DOMRect[]} [avoid]  the other badges
+     */
+    place(anchor, avoid = []) {
       const view = /** @type {Window} */ (this.doc.defaultView);
-      const width = this.el.offsetWidth || 420;
-      const height = this.el.offsetHeight || 200;
-      let left = anchor.right - width;
-      if (left < 8) left = Math.min(anchor.left, view.innerWidth - width - 8);
-      let top = anchor.bottom + 6;
-      if (top + height > view.innerHeight - 8) top = Math.max(8, anchor.top - height - 6);
-      this.el.style.left = `${Math.max(8, left)}px`;
-      this.el.style.top = `${top}px`;
+      const size = { width: this.el.offsetWidth || 420, height: this.el.offsetHeight || 200 };
+      const viewport = { width: CL.overlay.viewportRight(this.doc), height: view.innerHeight };
+      const { left, top } = placeCard(anchor, size, viewport, avoid);
+      this.el.style.left = `${Math.round(left)}px`;
+      this.el.style.top = `${Math.round(top)}px`;
     }
 
     hide() {
@@ -205,5 +253,5 @@
     }
   }
 
-  CL.overlay = Object.assign(CL.overlay || {}, { Card });
+  CL.overlay = Object.assign(CL.overlay || {}, { Card, placeCard });
 })((globalThis.CiteLens ??= {}));

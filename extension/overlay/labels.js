@@ -16,8 +16,11 @@
     no_support: { icon: '✗', word: 'Unsupported', phrase: 'Not supported by', action: 'show details' },
     contradicted: { icon: '⚠', word: 'Contradicted', phrase: 'Contradicted by', action: 'show evidence' },
     inaccessible: { icon: '⊘', word: "Can't read", phrase: 'Could not read', action: 'show details' },
-    no_citation: { icon: '?', word: 'No citation', phrase: 'No citation for this sentence', action: '' },
+    no_citation: { icon: '?', word: 'No citation', phrase: 'No citation', action: '' },
   });
+
+  /** The verdicts the summary lists for the reader to look at, most serious first in meaning. */
+  const ATTENTION_KINDS = Object.freeze(['contradicted', 'no_support', 'partial_support', 'inaccessible']);
 
   /** @param {{judgment: string, contradicted?: boolean}} result */
   function kindOf(result) {
@@ -32,13 +35,25 @@
   }
 
   /**
-   * The badge's accessible name, e.g. "Fully supported by source 1 — show evidence".
+   * The badge's accessible name: which sentence, its verdict, and what the badge opens, e.g.
+   * "Sentence 3: not supported by source 2 — show details". Support found in a page the sentence
+   * does not cite comes after the verdict on its own sources (that is still its verdict):
+   * "Sentence 2: not supported by source 2; found in [4] — show evidence".
+   * @param {number} index  the sentence's index (0-based; readers count from 1)
    * @param {string} kind @param {number[]} sources
+   * @param {{found: {label: string}[]}|null} [elsewhere]
    */
-  function ariaLabel(kind, sources) {
+  function badgeLabel(index, kind, sources, elsewhere = null) {
     const k = KINDS[kind];
-    if (kind === 'no_citation') return k.phrase;
-    return `${k.phrase} ${sourcesPhrase(sources)} — ${k.action}`;
+    const action = elsewhere ? `; ${foundInPhrase(elsewhere)} — show evidence` : k.action ? ` — ${k.action}` : '';
+    return `Sentence ${index + 1}: ${verdictPhrase(kind, sources)}${action}`;
+  }
+
+  /** "not supported by source 2", "no citation": the verdict as said inside a sentence. @param {string} kind @param {number[]} sources */
+  function verdictPhrase(kind, sources) {
+    if (kind === 'no_citation') return 'no citation';
+    const phrase = KINDS[kind].phrase;
+    return `${phrase[0].toLowerCase()}${phrase.slice(1)} ${sourcesPhrase(sources)}`;
   }
 
   /**
@@ -89,16 +104,6 @@
   }
 
   /**
-   * The badge's accessible name with support found elsewhere: the verdict on its own sources
-   * first (that is still the sentence's verdict), then where the support is.
-   * @param {string} kind @param {number[]} sources @param {{found: {label: string}[]}} elsewhere
-   */
-  function ariaLabelElsewhere(kind, sources, elsewhere) {
-    const verdict = kind === 'no_citation' ? KINDS.no_citation.phrase : `${KINDS[kind].phrase} ${sourcesPhrase(sources)}`;
-    return `${verdict}; ${foundInPhrase(elsewhere)} — show evidence`;
-  }
-
-  /**
    * The summary's line about support found elsewhere, '' when there is none.
    * @param {number} misplaced  sentences whose citations miss what another source of the answer has
    * @param {number} uncited    sentences citing nothing that a source of the answer supports
@@ -139,9 +144,10 @@
 
   CL.overlay = Object.assign(CL.overlay || {}, {
     KINDS,
+    ATTENTION_KINDS,
     kindOf,
-    ariaLabel,
-    ariaLabelElsewhere,
+    badgeLabel,
+    verdictPhrase,
     countsPhrase,
     sourcesPhrase,
     sourceLabel,

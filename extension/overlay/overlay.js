@@ -10,8 +10,6 @@
 (function (CL) {
   const HOVER_OPEN_MS = 80;
   const HOVER_CLOSE_MS = 300;
-  // px a badge needs beside the answer ("⚠ Contradicted 3" is the widest)
-  const BADGE_ROOM = 130;
 
   class Overlay {
     /**
@@ -39,32 +37,48 @@
 
       this.highlights = new O.Highlights(this.win);
       this.card = new O.Card(this.layer, () => this.closeCard(true));
-      this.bar = new O.SummaryBar(this.layer, actions);
+      this.bar = new O.SummaryBar(this.layer, {
+        ...actions,
+        attention: () => this.attention(),
+        jump: (/** @type {number} */ i, /** @type {HTMLElement} */ from) => this.jump(i, from),
+      });
       this.badges = new O.Badges(this.layer, {
         enter: (i) => this.hover(i),
         leave: () => this.unhover(),
         focus: (i) => {
           // Focus handed back after Esc must not reopen the card it just closed.
           if (this.returningFocus) this.returningFocus = false;
-          else this.openCard(i, 'focus');
+          else if (!(this.card.open && this.card.index === i)) this.openCard(i, 'focus');
         },
         blur: (_i, to) => {
           if (!(to instanceof this.win.Node && this.card.el.contains(/** @type {Node} */ (to)))) this.closeCardFrom('focus');
         },
-        click: (i) => (this.card.index === i && this.openedBy === 'click' ? this.closeCard(true) : this.openCard(i, 'click')),
+        click: (i, event) => {
+          // Enter or Space on the badge (a click without a pointer): the card opens as a dialog
+          // does, with focus in it, so its links are next for Tab; Esc brings focus back.
+          if (event.detail === 0) this.openCardByKey(i, null);
+          else if (this.card.index === i && this.openedBy === 'click') this.closeCard(true);
+          else this.openCard(i, 'click');
+        },
       });
       this.card.el.addEventListener('mouseenter', () => this.cancelClose());
       this.card.el.addEventListener('mouseleave', () => this.unhover());
       this.card.el.addEventListener('focusout', (event) => {
         const to = /** @type {Node|null} */ (event.relatedTarget);
         const badge = this.card.index === null ? null : this.badges.buttons.get(this.card.index);
-        if (!to || (!this.card.el.contains(to) && to !== badge)) this.closeCardFrom('focus');
+        if (!to || (!this.card.el.contains(to) && to !== badge)) {
+          this.closeCardFrom('focus');
+          this.closeCardFrom('key');
+        }
       });
+      this.card.el.addEventListener('keydown', (event) => this.tabOutOfCard(event));
 
       /** @type {Map<number, {ranges: Range[], view: any}>} */
       this.statements = new Map();
-      /** @type {'hover'|'focus'|'click'|null} */
+      /** @type {'hover'|'focus'|'click'|'key'|null} */
       this.openedBy = null;
+      /** @type {HTMLElement|null} where focus goes back to when the card closes, if not its badge */
+      this.returnTo = null;
       this.timer = 0;
       this.frame = 0;
       this.hoverIndex = -1;
@@ -153,6 +167,7 @@
       const lines = new Map();
       let right = 0;
       let left = Infinity;
+      let rtl = false;
       this.hitRects = [];
       /** @type {Map<Element, DOMRect>} */
       const blocks = new Map();
@@ -164,18 +179,31 @@
           // The gutter starts past the sentence's block, not its last word: chips and markers
           // after the words must stay uncovered.
           const box = this.blockBoxOf(ranges[0], blocks);
+          if (left === Infinity) rtl = this.directionOf(ranges[0]) === 'rtl';
           right = Math.max(right, box.right);
           left = Math.min(left, box.left);
         }
         const last = rects.length ? rects[rects.length - 1] : null;
-        lines.set(index, { line: last, clip: ranges.length ? this.clipOf(ranges[0]) : { top: 0, bottom: 0 } });
+        lines.set(index, { line: last, clip: ranges.length ? CL.overlay.clipOf(ranges[0]) : { top: 0, bottom: 0 } });
       }
       const ys = [...lines.values()].filter((l) => l.line).map((l) => l.line.top + l.line.height / 2);
-      this.badges.layout(lines, this.gutter(left, right, [...blocks.keys()], ys));
+      this.badges.layout(lines, CL.overlay.chooseGutter(this.host, { left, right }, [...blocks.keys()], ys, rtl));
       if (this.card.open && this.card.index !== null) {
         const badge = this.badges.buttons.get(this.card.index);
-        if (badge && !badge.hidden) this.card.place(badge.getBoundingClientRect());
+        if (badge && !badge.hidden) this.card.place(badge.getBoundingClientRect(), this.badgeRects(badge));
       }
+    }
+
+    /** Where the other badges are: the card must not cover them. @param {Element|null} except */
+    badgeRects(except) {
+      return [...this.badges.buttons.values()].filter((b) => b !== except && !b.hidden).map((b) => b.getBoundingClientRect());
+    }
+
+    /** The writing direction of the block a sentence is in. @param {Range} range */
+    directionOf(range) {
+      const node = range.startContainer;
+      const el = node.nodeType === 1 ? /** @type {Element} */ (node) : node.parentElement;
+      return el ? this.win.getComputedStyle(el).direction : 'ltr';
     }
 
     /**
@@ -191,44 +219,6 @@
       let box = cache.get(el);
       if (!box) cache.set(el, (box = el.getBoundingClientRect()));
       return box;
-    }
-
-    /**
-     * Which side of the answer the badges go: the right, unless the engine keeps something there
-     * (Google's source column) and the left margin is free.
-     * @param {number} left @param {number} right  the answer's edges
-     * @param {Element[]} blocks  the answer's blocks: what contains them is background, not content
-     * @param {number[]} ys  heights of the sentences in view
-     * @returns {{side: 'left'|'right', edge: number}}
-     */
-    gutter(left, right, blocks, ys) {
-      const samples = ys.filter((_, i) => i % Math.max(1, Math.floor(ys.length / 4)) === 0).slice(0, 5);
-      const free = (/** @type {number} */ x) =>
-        samples.every((y) => {
-          const hit = this.doc.elementFromPoint(x, y);
-          return !hit || hit === this.host || hit === this.doc.body || hit === this.doc.documentElement || blocks.some((b) => hit.contains(b));
-        });
-      const width = BADGE_ROOM;
-      if (right + width < this.win.innerWidth && free(right + 14) && free(right + width)) return { side: 'right', edge: right };
-      if (left - width > 0 && free(left - 14) && free(left - width)) return { side: 'left', edge: left };
-      return { side: 'right', edge: right };
-    }
-
-    /** The visible band of the scrolling boxes around a range (engines scroll inner columns). @param {Range} range */
-    clipOf(range) {
-      let top = 0;
-      let bottom = this.win.innerHeight;
-      const start = range.startContainer;
-      let el = start.nodeType === 1 ? /** @type {Element} */ (start) : start.parentElement;
-      for (; el && el !== this.doc.documentElement; el = el.parentElement) {
-        const overflow = this.win.getComputedStyle(el).overflowY;
-        if (overflow === 'auto' || overflow === 'scroll' || overflow === 'hidden') {
-          const box = el.getBoundingClientRect();
-          top = Math.max(top, box.top);
-          bottom = Math.min(bottom, box.bottom);
-        }
-      }
-      return { top, bottom };
     }
 
     /** Hovering the sentence itself opens its card, as hovering its badge does. */
@@ -256,19 +246,89 @@
       this.win.clearTimeout(this.timer);
     }
 
-    /** @param {number} index @param {'hover'|'focus'|'click'} by */
+    /** @param {number} index @param {'hover'|'focus'|'click'|'key'} by */
     openCard(index, by) {
       this.cancelClose();
       const entry = this.statements.get(index);
       const badge = this.badges.buttons.get(index);
       if (!entry || !badge) return;
+      if (this.card.index !== null && this.card.index !== index) this.badges.buttons.get(this.card.index)?.setAttribute('aria-expanded', 'false');
       this.openedBy = by;
-      this.card.show(entry.view, badge.getBoundingClientRect());
+      // A sentence the page no longer shows has no badge in view: the card opens by what opened it.
+      const anchor = badge.hidden && this.returnTo ? this.returnTo : badge;
+      this.card.show(entry.view, anchor.getBoundingClientRect(), this.badgeRects(badge));
       badge.setAttribute('aria-expanded', 'true');
       this.refreshEvidence();
     }
 
-    /** @param {'hover'|'focus'|'click'} by */
+    /**
+     * Opens a card from the keyboard, focus in it.
+     * @param {number} index @param {HTMLElement|null} from  where focus goes back on Esc (else the badge)
+     */
+    openCardByKey(index, from) {
+      this.returnTo = from;
+      this.openCard(index, 'key');
+      if (this.card.open) this.card.el.focus({ preventScroll: true });
+    }
+
+    /**
+     * The summary's list of sentences that need the reader's attention: refuted, not supported,
+     * partly supported, unreadable, in the answer's order.
+     * @returns {{index: number, kind: string, label: string, text: string}[]}
+     */
+    attention() {
+      return [...this.statements.entries()]
+        .filter(([, { view }]) => CL.overlay.ATTENTION_KINDS.includes(view.kind))
+        .sort((a, b) => a[0] - b[0])
+        .map(([index, { view }]) => ({
+          index,
+          kind: view.kind,
+          label: `Sentence ${index + 1}: ${CL.overlay.verdictPhrase(view.kind, view.supportingSources)}`,
+          text: view.text,
+        }));
+    }
+
+    /**
+     * From the summary's list: scrolls the sentence into view and opens its card, focus in it;
+     * Esc gives focus back to the list.
+     * @param {number} index @param {HTMLElement} from  the list's link
+     */
+    jump(index, from) {
+      const entry = this.statements.get(index);
+      if (!entry) return;
+      const range = entry.ranges[0];
+      const node = range && range.startContainer;
+      const el = node && (node.nodeType === 1 ? /** @type {Element} */ (node) : node.parentElement);
+      if (el) el.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' });
+      this.reposition();
+      this.openCardByKey(index, from);
+    }
+
+    /**
+     * Tab past the card's last link goes on to the next badge, Shift+Tab before its first back
+     * to its badge: the card sits after all badges in the shadow root, and focus should carry
+     * on where the reader was in the answer.
+     * @param {KeyboardEvent} event
+     */
+    tabOutOfCard(event) {
+      if (event.key !== 'Tab' || this.card.index === null) return;
+      const root = /** @type {ShadowRoot} */ (this.host.shadowRoot);
+      const stops = [...this.card.el.querySelectorAll('button, a[href]')];
+      const active = root.activeElement;
+      if (event.shiftKey && (active === this.card.el || active === stops[0])) {
+        event.preventDefault();
+        this.closeCard(true);
+      } else if (!event.shiftKey && active === stops[stops.length - 1]) {
+        event.preventDefault();
+        const index = this.card.index;
+        const next = [...this.badges.buttons.entries()].filter(([i, b]) => i > index && !b.hidden).sort((a, b) => a[0] - b[0])[0];
+        this.closeCard(false);
+        const target = next ? next[1] : /** @type {HTMLElement|null} */ (this.bar.panel.querySelector('a[href], button'));
+        if (target) target.focus({ preventScroll: true });
+      }
+    }
+
+    /** @param {'hover'|'focus'|'click'|'key'} by */
     closeCardFrom(by) {
       if (this.openedBy === by) this.closeCard(false);
     }
@@ -281,12 +341,12 @@
       this.openedBy = null;
       this.refreshEvidence();
       const badge = index === null ? null : this.badges.buttons.get(index);
-      if (badge) {
-        badge.setAttribute('aria-expanded', 'false');
-        if (returnFocus && /** @type {ShadowRoot} */ (this.host.shadowRoot).activeElement !== badge) {
-          this.returningFocus = true;
-          badge.focus({ preventScroll: true });
-        }
+      const back = this.returnTo && this.returnTo.isConnected ? this.returnTo : badge;
+      this.returnTo = null;
+      if (badge) badge.setAttribute('aria-expanded', 'false');
+      if (back && returnFocus && /** @type {ShadowRoot} */ (this.host.shadowRoot).activeElement !== back) {
+        this.returningFocus = back === badge;
+        back.focus({ preventScroll: true });
       }
     }
 

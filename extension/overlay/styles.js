@@ -7,7 +7,23 @@
  */
 'use strict';
 (function (CL) {
+  /**
+   * Each verdict's colours, as data so that a test can check them (overlay-contrast.test.js):
+   * the text on its own fill meets WCAG AA (4.5:1), and on a light or a dark page either the
+   * fill or the border stands out (3:1, WCAG 1.4.11). Colour is never the only signal: each
+   * kind has its icon and word (labels.js), and the last two a border style of their own.
+   */
+  const PALETTE = Object.freeze({
+    complete_support: { background: '#dcfce7', border: '#15803d', text: '#14532d' },
+    partial_support: { background: '#fef9c3', border: '#a16207', text: '#713f12' },
+    no_support: { background: '#fee2e2', border: '#b91c1c', text: '#7f1d1d' },
+    contradicted: { background: '#fae8ff', border: '#a21caf', text: '#701a75' },
+    inaccessible: { background: '#f1f5f9', border: '#475569', text: '#1e293b', style: 'dashed' },
+    no_citation: { background: '#f8fafc', border: '#64748b', text: '#334155', style: 'dotted' },
+  });
+
   CL.overlay = Object.assign(CL.overlay || {}, {
+    PALETTE,
     STYLES: `
 :host { all: initial; }
 * { box-sizing: border-box; }
@@ -22,15 +38,12 @@
 .badge .num { font-weight: 500; opacity: 0.8; }
 .badge .elsewhere { font-weight: 500; margin-left: 2px; padding-left: 6px; border-left: 1px solid currentColor; }
 .badge .elsewhere.joined { margin-left: 0; padding-left: 0; border-left: 0; }
+.badge.compact { width: 20px; padding: 0; justify-content: center; gap: 0; border-radius: 10px; }
+.badge.compact > :not(.icon) { display: none; }
 .badge.stacked { flex-wrap: wrap; height: auto; min-height: 22px; padding-top: 3px; padding-bottom: 3px; row-gap: 2px; border-radius: 9px; }
 .badge.stacked .elsewhere { flex-basis: 100%; margin-left: 0; padding-left: 0; border-left: 0; white-space: normal; text-align: left; line-height: 1.25; }
 .k-contradicted { border-width: 2px; }
-.k-complete_support { background: #dcfce7; border-color: #15803d; color: #14532d; }
-.k-partial_support { background: #fef9c3; border-color: #a16207; color: #713f12; }
-.k-no_support { background: #fee2e2; border-color: #b91c1c; color: #7f1d1d; }
-.k-contradicted { background: #fae8ff; border-color: #a21caf; color: #701a75; }
-.k-inaccessible { background: #f1f5f9; border-color: #475569; color: #1e293b; border-style: dashed; }
-.k-no_citation { background: #f8fafc; border-color: #64748b; color: #334155; border-style: dotted; }
+${Object.entries(PALETTE).map(([kind, c]) => `.k-${kind} { background: ${c.background}; border-color: ${c.border}; color: ${c.text};${c.style ? ` border-style: ${c.style};` : ''} }`).join('\n')}
 .card { position: fixed; width: min(420px, calc(100vw - 16px)); max-height: min(60vh, 480px); overflow: auto;
   background: #fff; border: 1px solid #cbd5e1; border-radius: 10px; padding: 12px 14px;
   box-shadow: 0 10px 30px rgb(15 23 42 / 0.25); }
@@ -51,16 +64,28 @@
 .card ul { margin: 4px 0 0; padding-left: 18px; }
 .card .close { position: absolute; top: 6px; right: 8px; border: 0; background: none; font-size: 16px; cursor: pointer; color: #475569; }
 ::highlight(citelens-evidence) { background-color: rgb(59 130 246 / 0.3); }
-.bar { position: fixed; right: 16px; bottom: 16px; max-width: min(620px, calc(100vw - 32px)); display: flex;
-  flex-wrap: wrap; gap: 6px 12px; align-items: center; padding: 10px 40px 10px 12px; border-radius: 12px;
+.panel { position: fixed; right: 16px; bottom: 16px; max-width: min(620px, calc(100vw - 32px)); border-radius: 12px;
   background: #0f172a; color: #f8fafc; box-shadow: 0 8px 24px rgb(0 0 0 / 0.3); }
+.panel.error { background: #7f1d1d; }
+.panel.warning { background: #78350f; }
+.bar { position: relative; display: flex;
+  flex-wrap: wrap; gap: 6px 12px; align-items: center; padding: 10px 40px 10px 12px; }
+.attention { border-top: 1px solid #334155; padding: 8px 12px 10px; max-height: min(30vh, 220px); overflow: auto; }
+.attention[hidden] { display: none; }
+.attention .head { display: block; font-weight: 700; margin-bottom: 4px; }
+.attention ul { list-style: none; margin: 0; padding: 0; }
+.attention li + li { margin-top: 2px; }
+.attention a { display: flex; gap: 6px; color: #f8fafc; text-decoration: none; padding: 2px 4px; border-radius: 6px; }
+.attention a:hover .what, .attention a:focus-visible .what { text-decoration: underline; }
+.attention a:focus-visible { outline: 3px solid #93c5fd; outline-offset: 1px; }
+.attention .icon { width: 14px; text-align: center; flex: none; }
+.attention .what { font-weight: 600; white-space: nowrap; color: #bfdbfe; }
+.attention .text { color: #cbd5e1; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; min-width: 0; }
 .bar .brand { font-weight: 700; }
 .bar .note, .bar .status, .bar .elsewhere { flex-basis: 100%; color: #cbd5e1; }
 .bar .message { flex-basis: 100%; }
 .bar button[data-action="close"] { position: absolute; top: 8px; right: 8px; border: 0; background: none; font-size: 16px; padding: 0 6px; }
 .bar .metrics { color: #cbd5e1; }
-.bar.error { background: #7f1d1d; }
-.bar.warning { background: #78350f; }
 .bar button { font: inherit; border-radius: 8px; border: 1px solid #94a3b8; background: #1e293b; color: #f8fafc;
   padding: 4px 10px; cursor: pointer; }
 .bar button:disabled { opacity: 0.5; cursor: default; }

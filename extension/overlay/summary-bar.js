@@ -8,16 +8,28 @@
   class SummaryBar {
     /**
      * @param {ShadowRoot|Element} layer
-     * @param {{onExport: () => void, onClose: () => void, onOptions: () => void}} actions
+     * @param {{onExport: () => void, onClose: () => void, onOptions: () => void,
+     *   attention?: () => {index: number, kind: string, label: string, text: string}[],
+     *   jump?: (index: number, from: HTMLElement) => void}} actions  attention: the sentences the
+     *   reader should look at; jump: go to one and open its card
      */
     constructor(layer, actions) {
       this.doc = /** @type {Document} */ (layer.ownerDocument);
       this.actions = actions;
+      this.panel = this.doc.createElement('div');
+      this.panel.className = 'panel';
+      // The live region holds the counts and messages only: the list beside it is read when
+      // the reader goes there, not announced whole each time a status line changes.
       this.el = this.doc.createElement('div');
       this.el.className = 'bar';
       this.el.setAttribute('role', 'status');
       this.el.setAttribute('aria-live', 'polite');
-      layer.appendChild(this.el);
+      this.list = this.doc.createElement('nav');
+      this.list.className = 'attention';
+      this.list.setAttribute('aria-label', 'Sentences that need your attention');
+      this.list.hidden = true;
+      this.panel.append(this.el, this.list);
+      layer.appendChild(this.panel);
     }
 
     /** @param {string} text */
@@ -43,6 +55,40 @@
       if (summary.warning) parts.push(this.message(summary.warning));
       if (summary.note) parts.push(this.span('note', summary.note));
       this.render(summary.warning ? 'warning' : '', parts, [this.button('Export audit card', 'export', this.actions.onExport)]);
+      this.renderAttention();
+    }
+
+    /**
+     * One link per sentence that needs the reader's attention: it scrolls to the sentence and
+     * opens its card. Links, not buttons: they take the reader somewhere on the page.
+     */
+    renderAttention() {
+      const items = this.actions.attention ? this.actions.attention() : [];
+      this.list.hidden = !items.length;
+      if (!items.length) return this.list.replaceChildren();
+      const head = this.span('head', `Needs your attention (${items.length})`);
+      head.id = 'citelens-attention-head';
+      this.list.setAttribute('aria-labelledby', head.id);
+      this.list.removeAttribute('aria-label');
+      const ul = this.doc.createElement('ul');
+      for (const item of items) {
+        const link = this.doc.createElement('a');
+        // "#" keeps the page's own URL and router untouched: the click is handled here.
+        link.href = '#';
+        link.dataset.kind = item.kind;
+        link.dataset.index = String(item.index);
+        const icon = this.span('icon', CL.overlay.KINDS[item.kind].icon);
+        icon.setAttribute('aria-hidden', 'true');
+        link.append(icon, this.span('what', `${item.label}:`), this.span('text', ` ${item.text}`));
+        link.addEventListener('click', (event) => {
+          event.preventDefault();
+          if (this.actions.jump) this.actions.jump(item.index, link);
+        });
+        const li = this.doc.createElement('li');
+        li.appendChild(link);
+        ul.appendChild(li);
+      }
+      this.list.replaceChildren(head, ul);
     }
 
     /** @param {string} message @param {{options?: boolean}} [extra] */
@@ -74,6 +120,8 @@
     /** @param {string} kind @param {Element[]} parts @param {HTMLButtonElement[]} buttons */
     render(kind, parts, buttons) {
       this.el.className = kind ? `bar ${kind}` : 'bar';
+      this.panel.className = kind ? `panel ${kind}` : 'panel';
+      this.list.hidden = true;
       this.el.setAttribute('role', 'status');
       const close = this.button('×', 'close', this.actions.onClose);
       close.setAttribute('aria-label', 'Close CiteLens');

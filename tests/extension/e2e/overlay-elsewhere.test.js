@@ -126,7 +126,7 @@ function assertVerdicts(notes, overlay) {
   assert.equal(refuted.kind, 'contradicted');
   assert.equal(refuted.icon, '⚠');
   assert.equal(refuted.word, 'Contradicted');
-  assert.equal(refuted.label, 'Contradicted by source 3 — show evidence');
+  assert.equal(refuted.label, 'Sentence 4: contradicted by source 3 — show evidence');
   assert.equal(byIndex(3).note, null, 'a page that refutes a sentence never counts as support found');
   const plain = overlay.badges.find((b) => b.kind === 'no_support');
   if (plain) assert.notEqual(byIndex(3).background, byIndex(plain.index).background);

@@ -3,11 +3,12 @@
 // Playwright and Puppeteer pages alike (only `evaluate` and `waitForFunction` are used).
 
 /**
- * The badge names the overlay may give (overlay/labels.js); support found in a page the
- * sentence does not cite adds "; found in [4]" (or the page's host) and the card has evidence.
+ * The badge names the overlay may give (overlay/labels.js): the sentence's number, its verdict
+ * on its sources, and what pressing does; support found in a page the sentence does not cite
+ * adds "; found in [4]" (or the page's host) and the card has evidence.
  */
 export const BADGE_LABEL =
-  /^(?:(?:Fully supported by|Partly supported by|Not supported by|Contradicted by|Could not read) (?:source \d+|sources [\d, ]+ and \d+)(?: — show (?:evidence|details)|; found in [^;—]+ — show evidence)|No citation for this sentence(?:; found in [^;—]+ — show evidence)?)$/;
+  /^Sentence \d+: (?:(?:fully supported by|partly supported by|not supported by|contradicted by|could not read) (?:source \d+|sources [\d, ]+ and \d+)(?: — show (?:evidence|details)|; found in [^;—]+ — show evidence)|no citation(?:; found in [^;—]+ — show evidence)?)$/;
 
 /**
  * Waits for the stream to finish, returning when the first badge and the summary appeared,

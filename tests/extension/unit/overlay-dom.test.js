@@ -56,7 +56,7 @@ test('a badge is a button named for the verdict; the card opens on focus and Esc
   });
   const root = overlay.host.shadowRoot;
   const badge = root.querySelector('button.badge');
-  assert.equal(badge.getAttribute('aria-label'), 'Contradicted by source 2 — show evidence');
+  assert.equal(badge.getAttribute('aria-label'), 'Sentence 1: contradicted by source 2 — show evidence');
   assert.equal(badge.querySelector('.icon').textContent, '⚠');
   assert.match(badge.textContent, /Contradicted/);
   badge.focus();

@@ -94,7 +94,7 @@ test('a sentence cited to the wrong page says "Not in [2] — found in [4]", wit
   assert.equal(b.dataset.kind, 'no_support');
   assert.equal(b.querySelector('.elsewhere').textContent, 'Not in [2] — found in [4]');
   assert.equal(said(b), 'Unsupported 2 Not in [2] — found in [4]');
-  assert.equal(b.getAttribute('aria-label'), 'Not supported by source 2; found in [4] — show evidence');
+  assert.equal(b.getAttribute('aria-label'), 'Sentence 2: not supported by source 2; found in [4] — show evidence');
 
   overlay.openCard(1, 'click');
   const card = root.querySelector('.card');
@@ -120,7 +120,7 @@ test('an uncited sentence says "No citation — found in [2]"', () => {
   const b = badge(2);
   assert.equal(b.dataset.kind, 'no_citation');
   assert.equal(said(b), 'No citation — found in [2]');
-  assert.equal(b.getAttribute('aria-label'), 'No citation for this sentence; found in [2] — show evidence');
+  assert.equal(b.getAttribute('aria-label'), 'Sentence 3: no citation; found in [2] — show evidence');
   b.focus();
   const card = root.querySelector('.card');
   assert.equal(card.hidden, false);
@@ -143,11 +143,11 @@ test('no note when nothing was found elsewhere, or from a companion that does no
   const { overlay, show, badge } = setUp();
   show({ ...MISPLACED, found_elsewhere: [] });
   assert.equal(badge(1).querySelector('.elsewhere'), null);
-  assert.equal(badge(1).getAttribute('aria-label'), 'Not supported by source 2 — show details');
+  assert.equal(badge(1).getAttribute('aria-label'), 'Sentence 2: not supported by source 2 — show details');
   const { found_elsewhere: _dropped, ...older } = UNCITED;
   show(older);
   assert.equal(badge(2).querySelector('.elsewhere'), null);
-  assert.equal(badge(2).getAttribute('aria-label'), 'No citation for this sentence');
+  assert.equal(badge(2).getAttribute('aria-label'), 'Sentence 3: no citation');
   overlay.destroy();
 });
 
@@ -160,7 +160,7 @@ test('a refuted sentence: its own badge, word and highlight, and the quote that 
   assert.equal(b.dataset.judgment, 'no_support');
   assert.equal(b.querySelector('.icon').textContent, '⚠');
   assert.match(b.textContent, /Contradicted/);
-  assert.equal(b.getAttribute('aria-label'), 'Contradicted by source 3 — show evidence');
+  assert.equal(b.getAttribute('aria-label'), 'Sentence 4: contradicted by source 3 — show evidence');
   // Told apart from plain "not supported" by icon and word, not colour alone.
   assert.notEqual(b.querySelector('.icon').textContent, badge(1).querySelector('.icon').textContent);
   assert.ok(b.classList.contains('k-contradicted') && !b.classList.contains('k-no_support'));

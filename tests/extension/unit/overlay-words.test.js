@@ -6,13 +6,15 @@ import { loadPage } from '../helpers/dom.js';
 const { CiteLens } = loadPage('<!doctype html><p>x</p>', { url: 'https://example.com/' });
 const O = CiteLens.overlay;
 
-test('badge names say the verdict, the sources and what pressing does', () => {
-  assert.equal(O.ariaLabel('complete_support', [1]), 'Fully supported by source 1 — show evidence');
-  assert.equal(O.ariaLabel('partial_support', [1, 3]), 'Partly supported by sources 1 and 3 — show evidence');
-  assert.equal(O.ariaLabel('no_support', [2, 4, 5]), 'Not supported by sources 2, 4 and 5 — show details');
-  assert.equal(O.ariaLabel('contradicted', [3]), 'Contradicted by source 3 — show evidence');
-  assert.equal(O.ariaLabel('inaccessible', [4]), 'Could not read source 4 — show details');
-  assert.equal(O.ariaLabel('no_citation', []), 'No citation for this sentence');
+test('badge names say the sentence, the verdict, the sources and what pressing does', () => {
+  assert.equal(O.badgeLabel(0, 'complete_support', [1]), 'Sentence 1: fully supported by source 1 — show evidence');
+  assert.equal(O.badgeLabel(1, 'partial_support', [1, 3]), 'Sentence 2: partly supported by sources 1 and 3 — show evidence');
+  assert.equal(O.badgeLabel(2, 'no_support', [2]), 'Sentence 3: not supported by source 2 — show details');
+  assert.equal(O.badgeLabel(2, 'no_support', [2, 4, 5]), 'Sentence 3: not supported by sources 2, 4 and 5 — show details');
+  assert.equal(O.badgeLabel(3, 'contradicted', [3]), 'Sentence 4: contradicted by source 3 — show evidence');
+  assert.equal(O.badgeLabel(4, 'inaccessible', [4]), 'Sentence 5: could not read source 4 — show details');
+  assert.equal(O.badgeLabel(5, 'no_citation', []), 'Sentence 6: no citation');
+  assert.equal(O.badgeLabel(1, 'no_support', [2], { found: [{ label: '[4]' }] }), 'Sentence 2: not supported by source 2; found in [4] — show evidence');
 });
 
 test('every kind has an icon and a word, not colour alone', () => {
