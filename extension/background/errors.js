@@ -35,9 +35,9 @@ export const words = {
   notRunning: (base) =>
     `The CiteLens companion is not running at ${base}. Start it with \`citelens serve\` and try again.`,
   notPaired: () =>
-    'CiteLens is not paired with its companion yet: open CiteLens options and paste the token from `citelens token`.',
+    'CiteLens is not paired with its companion yet: open CiteLens options and press Pair with the companion (or paste the token from `citelens token`).',
   badToken: () =>
-    'The companion did not accept the pairing token (401): open CiteLens options and paste the token from `citelens token`.',
+    'The companion did not accept the pairing token (401): open CiteLens options and press Pair with the companion (or paste the token from `citelens token`).',
   /** @param {number} status @param {string} detail */
   forbidden: (status, detail) =>
     `The companion refused this extension (${status}${detail ? `: ${detail}` : ''}). Check the address in CiteLens options and restart \`citelens serve\`.`,

@@ -181,7 +181,7 @@ test('badges stay with their sentences on scroll, resize and when the engine re-
   await page.close();
 });
 
-test('a wrong token: the bar says to paste the token from `citelens token`', async () => {
+test('a wrong token: the bar says to pair again or paste the token from `citelens token`', async () => {
   await browser.settings({ companion: companion.base, token: 'not-the-token' });
   try {
     const page = await browser.context.newPage();
@@ -189,7 +189,7 @@ test('a wrong token: the bar says to paste the token from `citelens token`', asy
     await browser.click(page);
     const bar = page.locator('citelens-overlay .bar');
     await bar.getByText('(401)').waitFor({ timeout: 15_000 });
-    assert.match(await bar.innerText(), /did not accept the pairing token \(401\): open CiteLens options and paste the token from\s+citelens token/);
+    assert.match(await bar.innerText(), /did not accept the pairing token \(401\): open CiteLens options and press Pair with the companion \(or paste the token from\s+citelens token\)/);
     await page.close();
   } finally {
     await browser.settings({ companion: companion.base, token: companion.token });

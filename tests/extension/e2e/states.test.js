@@ -74,7 +74,7 @@ test('not paired: the bar says where the token goes, and its button opens the op
   const page = await open('chatgpt.html');
   await browser.click(page);
   await bar(page).getByText('not paired').waitFor({ timeout: 10_000 });
-  assert.match(await bar(page).innerText(), /open CiteLens options and paste the token from\s+citelens token/);
+  assert.match(await bar(page).innerText(), /open CiteLens options and press Pair with the companion \(or paste the token from\s+citelens token\)/);
   const [options] = await Promise.all([
     browser.context.waitForEvent('page'),
     bar(page).getByRole('button', { name: 'Open CiteLens options' }).click(),

@@ -93,10 +93,10 @@ test('companion not running: how to start it', async () => {
   assert.match(error.message, /not running at http:\/\/127\.0\.0\.1:8765\. Start it with `citelens serve`/);
 });
 
-test('no token: open options and paste the token', async () => {
+test('no token: open options and pair', async () => {
   const error = await errorOf(verifyStream({ ...SETTINGS, token: '' }, REQUEST, () => {}));
   assert.equal(error.code, 'not_paired');
-  assert.match(error.message, /open CiteLens options and paste the token from `citelens token`/);
+  assert.match(error.message, /open CiteLens options and press Pair with the companion \(or paste the token from `citelens token`\)/);
 });
 
 test('wrong token (401): the same advice', async () => {
