@@ -1,4 +1,4 @@
-"""The /v1/verify body: contract checks with field paths, and URL hygiene (engines.md)."""
+"""The /v1/verify body: contract checks with field paths, and URL hygiene (docs/engines.md)."""
 
 import base64
 
