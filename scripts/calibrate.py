@@ -168,7 +168,8 @@ def main() -> None:
         "bias": round(float(bias), 6),
     }
     config["calibration"] = {
-        "data": f"{args.part} parts of AttributionBench dev and WiCE dev (scripts/make_splits.py, seed 13)",
+        "data": f"{args.part} parts of AttributionBench dev and WiCE dev in {args.splits} "
+        "(scripts/make_splits.py, seed 13)",
         "contradiction_data": f"{args.snli.parent.name}/{args.snli.name}, flags right 95% of the time",
         "examples": {fmt: len(rows) for fmt, rows in sets.items()},
         "mean_balanced_accuracy": round(mean_ba(chosen), 4),
