@@ -1,0 +1,103 @@
+// Where badges and the evidence card go (issue 15.3), in jsdom with rectangles made up for the
+// purpose: jsdom has no layout, so the browser tests (e2e/overlay-a11y.test.js) measure the
+// same rules with real rectangles at 1280 and 800 px and on a right-to-left page.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadPage } from '../helpers/dom.js';
+
+function overlayOn(html = '<!doctype html><body><p id="s">One. Two. Three.</p></body>') {
+  const page = loadPage(html, { url: 'https://example.com/' });
+  // Test-only stand-ins: jsdom has no layout, so nothing to observe and no rectangles.
+  page.window.ResizeObserver = class { observe() {} disconnect() {} };
+  page.window.Range.prototype.getClientRects ??= () => [];
+  const overlay = new page.CiteLens.overlay.Overlay(page.document, { onExport() {}, onClose() {}, onOptions() {} });
+  return { ...page, overlay, O: page.CiteLens.overlay };
+}
+
+const view = (index, kind = 'no_support') => ({
+  index, judgment: kind, kind, text: `Sentence ${index}.`, unsupported: [], supportingSources: [1],
+  sources: [{ n: 1, url: 'https://x.org/a', title: '', judgment: kind, irrelevant: false, reason: '', quotes: [] }],
+});
+const rect = (left, top, width, height) => ({ left, top, width, height, right: left + width, bottom: top + height });
+const overlaps = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+test('stackTops: badges of sentences that end on the same line go one under the other', () => {
+  const { O } = overlayOn();
+  // Two sentences on one line, a third two lines down, a fourth far below.
+  const tops = [...O.stackTops([{ top: 100, height: 22 }, { top: 100, height: 22 }, { top: 110, height: 22 }, { top: 300, height: 22 }], 3)];
+  assert.deepEqual(tops, [100, 125, 150, 300]);
+  // The order is by wanted top, whatever order they come in; ties keep the order given.
+  assert.deepEqual([...O.stackTops([{ top: 200, height: 22 }, { top: 100, height: 40 }], 3)], [200, 100]);
+  assert.deepEqual([...O.stackTops([{ top: 200, height: 22 }, { top: 180, height: 40 }], 3)], [223, 180]);
+  // Made to fail: laid out without stacking, the first two would overlap.
+  assert.ok(overlaps(rect(0, 100, 100, 22), rect(0, 100, 100, 22)));
+});
+
+test('layout: no badge overlaps another, all in the gutter past the answer\'s edge; compact in a narrow one', () => {
+  const { overlay, document } = overlayOn();
+  for (const i of [0, 1, 2]) overlay.badges.upsert(i, view(i));
+  const lines = new Map([0, 1, 2].map((i) => [i, { line: rect(300, 200, 200, 24), clip: { top: 0, bottom: 768 } }]));
+  overlay.badges.layout(lines, { side: 'right', edge: 600 });
+  const boxes = [...overlay.badges.buttons.values()].map((b) => rect(parseFloat(b.style.left), parseFloat(b.style.top), 100, 22));
+  for (const [i, a] of boxes.entries()) {
+    assert.equal(a.left, 610, 'past the answer\'s right edge and the gap');
+    for (const b of boxes.slice(i + 1)) assert.ok(!overlaps(a, b), JSON.stringify([a, b]));
+  }
+  assert.deepEqual(boxes.map((b) => b.top), [201, 226, 251]);
+
+  // A gutter too narrow for words: the icon alone, just past the edge.
+  overlay.badges.layout(lines, { side: 'right', edge: 800, compact: true });
+  const first = overlay.badges.buttons.get(0);
+  assert.ok(first.classList.contains('compact'));
+  assert.equal(first.style.left, '802px');
+  assert.ok(document.defaultView.CiteLens.overlay.STYLES.includes('.badge.compact > :not(.icon) { display: none; }'));
+
+  // Right to left: the gutter on the left, each badge ending before the answer's left edge.
+  overlay.badges.layout(lines, { side: 'left', edge: 300 });
+  assert.ok(!first.classList.contains('compact'));
+  assert.equal(first.style.left, `${300 - 10 - 100}px`);
+  overlay.destroy();
+});
+
+test('placeCard: beside the badges\' column, never over another badge, inside the viewport', () => {
+  const { O } = overlayOn();
+  const size = { width: 420, height: 300 };
+  const wide = { width: 1280, height: 900 };
+  // A badge in the right gutter with two more just below it: below-and-aligned would cover them.
+  const badge = rect(1110, 300, 90, 22);
+  const others = [rect(1110, 325, 90, 22), rect(1110, 350, 120, 22), rect(1110, 640, 90, 22)];
+  const at = O.placeCard(badge, size, wide, others);
+  const card = rect(at.left, at.top, size.width, size.height);
+  for (const other of others) assert.ok(!overlaps(card, other), JSON.stringify({ card, other }));
+  assert.ok(card.right <= badge.left, 'on the answer\'s side of the badge');
+  assert.ok(card.top >= 8 && card.bottom <= 892 && card.left >= 8);
+  // Near the bottom of the window it goes above.
+  const low = O.placeCard(rect(1110, 800, 90, 22), size, wide, []);
+  assert.ok(low.top + size.height <= 800, JSON.stringify(low));
+  // Badges on the left (Google's layout, right-to-left pages): the card goes right of them.
+  const left = O.placeCard(rect(40, 300, 90, 22), size, wide, [rect(40, 325, 90, 22)]);
+  assert.ok(left.left >= 130, JSON.stringify(left));
+  // A narrow window with compact badges at its right edge.
+  const narrow = O.placeCard(rect(778, 300, 20, 22), size, { width: 800, height: 900 }, [rect(778, 325, 20, 22), rect(778, 350, 20, 22)]);
+  assert.ok(narrow.left + size.width <= 778 && narrow.left >= 8, JSON.stringify(narrow));
+  // Nowhere is clear (a column of badges the height of the window on both sides of a tiny
+  // viewport): the place that covers least, still inside the viewport.
+  const cramped = O.placeCard(rect(200, 100, 20, 22), { width: 300, height: 200 }, { width: 440, height: 240 },
+    [rect(0, 0, 440, 20), rect(0, 220, 440, 20), rect(0, 0, 20, 240), rect(420, 0, 20, 240)]);
+  assert.ok(cramped.left >= 8 && cramped.top >= 8 && cramped.left + 300 <= 432 && cramped.top + 200 <= 232, JSON.stringify(cramped));
+});
+
+test('the open card is placed off the other badges by the overlay itself', () => {
+  const { overlay, document } = overlayOn();
+  const range = document.createRange();
+  range.selectNodeContents(document.getElementById('s'));
+  for (const i of [0, 1, 2]) overlay.show(i, [range], view(i));
+  // Test-only: the badges' rectangles, as a layout would give them, stacked in a right gutter.
+  const at = (i) => rect(900, 300 + 25 * i, 100, 22);
+  for (const [i, b] of overlay.badges.buttons) b.getBoundingClientRect = () => at(i);
+  overlay.openCard(0, 'click');
+  const card = overlay.card.el;
+  const box = rect(parseFloat(card.style.left), parseFloat(card.style.top), 420, 200);
+  assert.ok(!overlaps(box, at(1)) && !overlaps(box, at(2)), JSON.stringify(box));
+  overlay.destroy();
+});
