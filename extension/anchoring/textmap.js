@@ -38,8 +38,9 @@
   function isHidden(el) {
     if (el.hidden || el.getAttribute('aria-hidden') === 'true') return true;
     // checkVisibility sees stylesheet rules; jsdom lacks it and only has inline styles.
-    if (typeof el.checkVisibility === 'function') return !el.checkVisibility();
     const view = el.ownerDocument.defaultView;
+    // display: contents has no box, so checkVisibility() calls it invisible: its children show.
+    if (typeof el.checkVisibility === 'function') return !el.checkVisibility() && view?.getComputedStyle(el).display !== 'contents';
     const style = view && view.getComputedStyle ? view.getComputedStyle(el) : el.style;
     return style.display === 'none' || style.visibility === 'hidden';
   }
