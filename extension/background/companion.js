@@ -44,9 +44,11 @@ export async function health(base) {
  */
 async function failure(response, base) {
   let detail = '';
+  let field = '';
   try {
     const body = await response.json();
     detail = String((body && body.error && body.error.message) || '');
+    field = String((body && body.error && body.error.field) || '');
   } catch {
     // an error without a JSON body: the status says enough
   }
@@ -55,7 +57,8 @@ async function failure(response, base) {
   if (status === 403 || status === 421) return new CompanionError('forbidden', words.forbidden(status, detail), { status });
   if (status === 404 || status === 405) return new CompanionError('too_old', words.tooOld(base, ''), { status });
   if (status >= 500) return new CompanionError('failed', words.failed(status, detail), { status });
-  return new CompanionError('rejected', words.rejected(status, detail), { status });
+  // The error's own `field` (api.md) names the part at fault; older companions only say it in words.
+  return new CompanionError('rejected', words.rejected(status, detail, field || undefined), { status });
 }
 
 /**

@@ -26,7 +26,7 @@
  * @property {string} engine                perplexity | chatgpt | google-ai-overview | google-ai-mode | copilot | phind | generic
  * @property {string} adapter               id of the adapter that produced this capture
  * @property {string} adapter_version       that adapter's lastUpdated
- * @property {{chips: number, unresolved: number}} hidden_sources  "+N" chips: sources they hide, and how many of those had no URL in the page
+ * @property {{chips: number, unresolved: number}} hidden_sources  "+N" chips: sources they hide, and how many of those, and of chips with no link at all, had no URL in the page (unchecked sources)
  */
 
 /**
