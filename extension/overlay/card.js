@@ -136,7 +136,7 @@
       heading.style.border = '0';
       this.add(heading, 'span', 'icon', kind.icon).setAttribute('aria-hidden', 'true');
       this.add(heading, 'span', '', `${kind.word} — sentence ${view.index + 1}`);
-      this.add(this.el, 'p', 'statement', view.text);
+      this.add(this.el, 'p', 'statement', view.text).dir = 'auto';
 
       const elsewhere = view.elsewhere && view.elsewhere.found.length ? view.elsewhere : null;
       if (view.kind === 'contradicted') {
@@ -155,7 +155,7 @@
       if (view.unsupported.length && view.kind !== 'complete_support') {
         this.add(this.el, 'p', 'note', elsewhere ? 'Not found in the sources it cites:' : 'Not found in the sources:');
         const list = this.add(this.el, 'ul', '');
-        for (const claim of view.unsupported) this.add(list, 'li', '', claim);
+        for (const claim of view.unsupported) this.add(list, 'li', '', claim).dir = 'auto';
       }
       if (elsewhere) {
         this.add(this.el, 'p', 'elsewhere-head', view.sources.length ? 'Found in a source it does not cite:' : 'Found in a source of this answer:');
@@ -208,6 +208,7 @@
     addQuotes(box, quotes) {
       for (const quote of quotes) {
         const block = this.add(box, 'blockquote', '', quote.text);
+        block.dir = 'auto';
         if (!this.quoteText && block.firstChild) this.quoteText = /** @type {Text} */ (block.firstChild);
         const link = /** @type {HTMLAnchorElement} */ (this.add(box, 'a', 'open', 'Open source at this quote ↗'));
         link.href = quote.href;

@@ -26,6 +26,9 @@
     PALETTE,
     STYLES: `
 :host { all: initial; }
+/* The overlay's words are English, left to right, on any page: 'all' does not reset direction,
+   so a right-to-left page's would come in. Text from the page keeps its own (dir="auto"). */
+.layer { direction: ltr; unicode-bidi: isolate; }
 * { box-sizing: border-box; }
 .layer { position: fixed; inset: 0 auto auto 0; width: 0; height: 0; z-index: 2147483647;
   font: 13px/1.35 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif; color: #111827; }

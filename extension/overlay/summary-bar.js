@@ -79,7 +79,11 @@
         link.dataset.index = String(item.index);
         const icon = this.span('icon', CL.overlay.KINDS[item.kind].icon);
         icon.setAttribute('aria-hidden', 'true');
-        link.append(icon, this.span('what', `${item.label}:`), this.span('text', ` ${item.text}`));
+        const text = this.span('text', item.text);
+        text.dir = 'auto';
+        link.append(icon, this.span('what', `${item.label}:`), text);
+        // The name said in full: the flex layout that spaces the parts leaves no space in the text.
+        link.setAttribute('aria-label', `${item.label}: ${item.text}`);
         link.addEventListener('click', (event) => {
           event.preventDefault();
           if (this.actions.jump) this.actions.jump(item.index, link);

@@ -105,10 +105,13 @@ test('the summary lists the sentences that need attention; each link opens its c
   assert.equal(root.getElementById(list.getAttribute('aria-labelledby')).textContent, 'Needs your attention (2)');
   assert.equal(list.closest('[role="status"]'), null, 'outside the live region: read when visited, not announced');
   const links = [...list.querySelectorAll('a[href]')];
-  assert.deepEqual(links.map((a) => a.textContent), [
-    '✗Sentence 2: not supported by source 2: Sentence text 1.',
-    '⚠Sentence 4: contradicted by source 4: Sentence text 3.',
+  assert.deepEqual(links.map((a) => a.getAttribute('aria-label')), [
+    'Sentence 2: not supported by source 2: Sentence text 1.',
+    'Sentence 4: contradicted by source 4: Sentence text 3.',
   ]);
+  // What is read is what is shown (WCAG 2.5.3), the icon aside.
+  assert.deepEqual(links.map((a) => a.textContent), ['✗Sentence 2: not supported by source 2:Sentence text 1.', '⚠Sentence 4: contradicted by source 4:Sentence text 3.']);
+  assert.equal(links[0].querySelector('.text').dir, 'auto', 'the sentence keeps its own direction');
   assert.ok(links.every((a) => a.querySelector('.icon').getAttribute('aria-hidden') === 'true'));
 
   links[1].focus();
