@@ -1,7 +1,7 @@
 /*
  * Google AI Overview, above the results of a normal search. Runs in: content scripts.
  *
- * Three layouts coexist (engines.md). The oldest folds the overview until "Show more" is pressed
+ * Three layouts coexist (docs/engines.md). The oldest folds the overview until "Show more" is pressed
  * (`aria-controls="m-x-content"`) and cites with link groups (`data-subtree="msc"`) behind
  * Google's /url?q= redirector. July 2025: the answer in `div.LT6XE`, sentences in
  * `span[data-huuid]`, "View related links" chips `span.pjBG2e` > `div.NPrrbc[data-uuids]`.

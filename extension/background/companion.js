@@ -144,7 +144,7 @@ async function replayWhole(whole, emit) {
 }
 
 /**
- * POST /v1/audit: the export with the five-field cards (design.md).
+ * POST /v1/audit: the export with the five-field cards (docs/method.md).
  * @param {{companion: string, token: string}} settings
  * @param {object} body
  */

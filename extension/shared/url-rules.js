@@ -6,7 +6,7 @@
  */
 'use strict';
 (globalThis.CiteLens ??= {}).urlRules = {
-  "$comment": "The one copy of the citation-URL rules (engines.md: URL hygiene). Read by companion/urls.py and, through the generated url-rules.js (scripts/sync_url_rules.py), by adapters/url-hygiene.js and overlay/fragment.js. Both sides must agree on every case of tests/fixtures/url-cases.json. Patterns use only what Python re and JavaScript RegExp read alike, and are searched in the serialized (lower-case, punycode) host and the path.",
+  "$comment": "The one copy of the citation-URL rules (docs/engines.md: URL hygiene). Read by companion/urls.py and, through the generated url-rules.js (scripts/sync_url_rules.py), by adapters/url-hygiene.js and overlay/fragment.js. Both sides must agree on every case of tests/fixtures/url-cases.json. Patterns use only what Python re and JavaScript RegExp read alike, and are searched in the serialized (lower-case, punycode) host and the path.",
   "max_redirects": 5,
   "redirectors": [
     {

@@ -1,4 +1,4 @@
-// Debian's Chromium with the unpacked extension, driven by playwright-core (testing.md).
+// Debian's Chromium with the unpacked extension, driven by playwright-core: Debian's build, since test tools cannot download browsers here.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

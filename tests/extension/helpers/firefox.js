@@ -1,4 +1,4 @@
-// Firefox ESR with the extension, driven by puppeteer-core over WebDriver BiDi (testing.md).
+// Firefox ESR with the extension, driven by puppeteer-core over WebDriver BiDi: Debian's build, since test tools cannot download browsers here.
 //
 // BiDi has no command for an extension's toolbar button, and refuses to navigate a tab to a
 // moz-extension:// page. Firefox's `--remote-allow-system-access` lets a BiDi client evaluate

@@ -89,7 +89,7 @@ export function roughSentences(text) {
 }
 
 /**
- * Where an engine's answer is, read independently of the adapters (engines.md's real captures):
+ * Where an engine's answer is, read independently of the adapters (docs/engines.md's real captures):
  * a sentence badged outside `inside`, or inside `outside` (questions, source cards, agent steps,
  * tool output), is a badge outside the answer.
  * @type {Record<string, {inside: string, outside: string}>}

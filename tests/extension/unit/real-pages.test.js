@@ -143,7 +143,7 @@ test('a click (caret) inside a turn picks that turn, not the latest', () => {
 test('Google AI Mode: uuid citation buttons resolve through the page\'s TgQPHd comment map', () => {
   const { capture: actual } = capture(find('google-ai-mode/ai-chat-exporter-multiturn-ta-2026-05'));
   const urls = new Set(actual.citations.map((c) => c.url));
-  // One button names four Instagram posts and a WSWS article (engines.md: uuid → sources).
+  // One button names four Instagram posts and a WSWS article (docs/engines.md: uuid → sources).
   for (const url of ['https://www.instagram.com/p/DUUipXTCVyC/', 'https://www.wsws.org/ta/articles/2020/12/21/enge-d20.html']) {
     assert.ok(urls.has(url), url);
   }

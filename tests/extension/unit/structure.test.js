@@ -1,4 +1,4 @@
-// Checks that keep the extension's shape true (style.md habits 6, 7, 9).
+// Checks that keep the extension's shape true (adapters as data with expected captures, arrows one way: adapters → anchoring ← overlay, lint in CI).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
