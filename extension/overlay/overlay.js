@@ -187,7 +187,9 @@
         lines.set(index, { line: last, clip: ranges.length ? CL.overlay.clipOf(ranges[0]) : { top: 0, bottom: 0 } });
       }
       const ys = [...lines.values()].filter((l) => l.line).map((l) => l.line.top + l.line.height / 2);
-      this.badges.layout(lines, CL.overlay.chooseGutter(this.host, { left, right }, [...blocks.keys()], ys, rtl));
+      const gutter = CL.overlay.chooseGutter(this.host, { left, right }, [...blocks.keys()], ys, rtl);
+      this.badges.layout(lines, gutter);
+      if (this.statements.size) this.bar.dock(gutter.side === 'right' ? 'left' : 'right');
       if (this.card.open && this.card.index !== null) {
         const badge = this.badges.buttons.get(this.card.index);
         if (badge && !badge.hidden) this.card.place(badge.getBoundingClientRect(), this.badgeRects(badge));
@@ -337,17 +339,19 @@
     closeCard(returnFocus) {
       this.cancelClose();
       const index = this.card.index;
-      this.card.hide();
-      this.openedBy = null;
-      this.refreshEvidence();
       const badge = index === null ? null : this.badges.buttons.get(index);
       const back = this.returnTo && this.returnTo.isConnected ? this.returnTo : badge;
       this.returnTo = null;
-      if (badge) badge.setAttribute('aria-expanded', 'false');
+      this.openedBy = null;
+      // Focus moves before the card hides: Chromium takes focus off a focused element as it
+      // hides, and the focusout that follows must find the card already closed.
       if (back && returnFocus && /** @type {ShadowRoot} */ (this.host.shadowRoot).activeElement !== back) {
         this.returningFocus = back === badge;
         back.focus({ preventScroll: true });
       }
+      this.card.hide();
+      this.refreshEvidence();
+      if (badge) badge.setAttribute('aria-expanded', 'false');
     }
 
     destroy() {

@@ -47,7 +47,7 @@
 .badge.stacked .elsewhere { flex-basis: 100%; margin-left: 0; padding-left: 0; border-left: 0; white-space: normal; text-align: left; line-height: 1.25; }
 .k-contradicted { border-width: 2px; }
 ${Object.entries(PALETTE).map(([kind, c]) => `.k-${kind} { background: ${c.background}; border-color: ${c.border}; color: ${c.text};${c.style ? ` border-style: ${c.style};` : ''} }`).join('\n')}
-.card { position: fixed; width: min(420px, calc(100vw - 16px)); max-height: min(60vh, 480px); overflow: auto;
+.card { position: fixed; z-index: 1; width: min(420px, calc(100vw - 16px)); max-height: min(60vh, 480px); overflow: auto;
   background: #fff; border: 1px solid #cbd5e1; border-radius: 10px; padding: 12px 14px;
   box-shadow: 0 10px 30px rgb(15 23 42 / 0.25); }
 .card[hidden] { display: none; }
@@ -68,12 +68,13 @@ ${Object.entries(PALETTE).map(([kind, c]) => `.k-${kind} { background: ${c.backg
 .card .close { position: absolute; top: 6px; right: 8px; border: 0; background: none; font-size: 16px; cursor: pointer; color: #475569; }
 ::highlight(citelens-evidence) { background-color: rgb(59 130 246 / 0.3); }
 .panel { position: fixed; right: 16px; bottom: 16px; max-width: min(620px, calc(100vw - 32px)); border-radius: 12px;
-  background: #0f172a; color: #f8fafc; box-shadow: 0 8px 24px rgb(0 0 0 / 0.3); }
+  max-height: max(45vh, 120px); overflow: auto; background: #0f172a; color: #f8fafc; box-shadow: 0 8px 24px rgb(0 0 0 / 0.3); }
+.panel.dock-left { right: auto; left: 16px; }
 .panel.error { background: #7f1d1d; }
 .panel.warning { background: #78350f; }
 .bar { position: relative; display: flex;
   flex-wrap: wrap; gap: 6px 12px; align-items: center; padding: 10px 40px 10px 12px; }
-.attention { border-top: 1px solid #334155; padding: 8px 12px 10px; max-height: min(30vh, 220px); overflow: auto; }
+.attention { border-top: 1px solid #334155; padding: 8px 12px 10px; }
 .attention[hidden] { display: none; }
 .attention .head { display: block; font-weight: 700; margin-bottom: 4px; }
 .attention ul { list-style: none; margin: 0; padding: 0; }

@@ -102,6 +102,14 @@
       this.el.setAttribute('role', 'alert');
     }
 
+    /**
+     * Which bottom corner the panel keeps to: the one away from the badges, so that it covers none.
+     * @param {'left'|'right'} side
+     */
+    dock(side) {
+      this.panel.classList.toggle('dock-left', side === 'left');
+    }
+
     /** @param {boolean} busy */
     exporting(busy) {
       const button = /** @type {HTMLButtonElement|null} */ (this.el.querySelector('[data-action="export"]'));
@@ -124,7 +132,8 @@
     /** @param {string} kind @param {Element[]} parts @param {HTMLButtonElement[]} buttons */
     render(kind, parts, buttons) {
       this.el.className = kind ? `bar ${kind}` : 'bar';
-      this.panel.className = kind ? `panel ${kind}` : 'panel';
+      this.panel.classList.remove('error', 'warning');
+      if (kind) this.panel.classList.add(kind);
       this.list.hidden = true;
       this.el.setAttribute('role', 'status');
       const close = this.button('×', 'close', this.actions.onClose);
