@@ -120,6 +120,7 @@
         button = this.doc.createElement('button');
         button.type = 'button';
         button.dataset.index = String(index);
+        button.setAttribute('aria-expanded', 'false');
         button.addEventListener('mouseenter', () => this.on.enter(index));
         button.addEventListener('mouseleave', () => this.on.leave(index));
         button.addEventListener('focus', () => this.on.focus(index));

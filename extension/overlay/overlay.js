@@ -234,7 +234,8 @@
     hover(index) {
       this.hoverIndex = index;
       this.cancelClose();
-      if (this.openedBy === 'click' || this.openedBy === 'focus') return;
+      // A card the reader opened on purpose stays until they close it or move focus away.
+      if (this.openedBy === 'click' || this.openedBy === 'focus' || this.openedBy === 'key') return;
       this.timer = this.win.setTimeout(() => this.openCard(index, 'hover'), HOVER_OPEN_MS);
     }
 

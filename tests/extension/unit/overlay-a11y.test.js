@@ -51,7 +51,7 @@ test('badges come in sentence order in the tab order, before the card and the su
   overlay.destroy();
 });
 
-test('Enter opens the card with focus in it, Esc closes it and gives focus back to the badge', () => {
+test('Enter opens the card with focus in it, Esc closes it and gives focus back to the badge', async () => {
   const { overlay, root, show, key, card, badge } = setUp();
   show(0, 'complete_support');
   show(1, 'no_support');
@@ -64,6 +64,11 @@ test('Enter opens the card with focus in it, Esc closes it and gives focus back 
   assert.equal(card.getAttribute('role'), 'dialog');
   assert.equal(root.getElementById(card.getAttribute('aria-labelledby')).textContent, '✗Unsupported — sentence 2');
   assert.equal(badge(1).getAttribute('aria-expanded'), 'true');
+  assert.equal(badge(0).getAttribute('aria-expanded'), 'false');
+  // The mouse passing over another sentence does not swap the card the keyboard opened.
+  overlay.hover(0);
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  assert.equal(overlay.card.index, 1);
   key('Escape');
   assert.equal(card.hidden, true);
   assert.equal(root.activeElement, badge(1), 'focus is back where it was');
@@ -141,6 +146,6 @@ test('no list when nothing needs attention, and none while checking or on an err
   assert.equal(root.querySelector('.attention').hidden, true);
   overlay.bar.error('The companion stopped.');
   assert.equal(root.querySelector('.attention').hidden, true);
-  assert.equal(root.querySelector('.panel').className, 'panel error');
+  assert.ok(root.querySelector('.panel').classList.contains('error'));
   overlay.destroy();
 });
