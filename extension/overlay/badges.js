@@ -1,7 +1,10 @@
 /*
- * One badge per sentence: a real <button> with an accessible name, icon + word + colour, kept in
- * a gutter beside the answer (right, or left when the engine uses the right) at the height of
- * the sentence's last line, where its citation marker stood. Runs in: content scripts; knows rectangles, not how they were found.
+ * One badge per sentence: a real <button> named "Sentence N: verdict by source K", icon + word
+ * + colour, kept in a gutter beside the answer at the height of the sentence's last line, where
+ * its citation marker stood: on the side where sentences end (right; left in a right-to-left
+ * answer), or the other when the engine uses that one. Badges never overlap each other or the
+ * answer: they stack, and a narrow gutter gets compact ones (the icon alone).
+ * Runs in: content scripts; knows rectangles, not how they were found.
  */
 'use strict';
 (function (CL) {

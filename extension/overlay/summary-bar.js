@@ -1,6 +1,7 @@
 /*
- * The summary bar: progress while the stream arrives, then the counts, ALCE citation recall and
- * precision, and the export button; or an error worded so the reader knows what to do.
+ * The summary panel: progress while the stream arrives, then the counts, ALCE citation recall
+ * and precision, the export button and the list of sentences that need the reader's attention
+ * (each a link to its sentence and card); or an error worded so the reader knows what to do.
  * Runs in: content scripts.
  */
 'use strict';
