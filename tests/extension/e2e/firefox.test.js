@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startCompanion } from '../helpers/companion.js';
-import { launchFirefox } from '../helpers/firefox.js';
+import { launchFirefox, pasteToken } from '../helpers/firefox.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 import { startSites } from '../helpers/sites.js';
 import { BADGE_LABEL, compareVerdicts, readOverlay, verdictsByText, waitForResults } from '../helpers/overlay.js';
@@ -35,13 +35,7 @@ after(async () => {
 
 test('the extension installs in Firefox ESR and pairs in its options page', async () => {
   assert.equal(firefox.id, 'citelens@citelens.dev');
-  const options = await firefox.openExtensionPage('options/options.html');
-  await options.waitForSelector('#companion');
-  await options.evaluate(() => (document.getElementById('companion').value = ''));
-  await options.type('#companion', companion.base);
-  await options.type('#token', companion.token);
-  await options.click('#test');
-  await options.waitForSelector('#result.ok', { timeout: 15_000 });
+  const options = await pasteToken(firefox, companion);
   assert.match(await options.$eval('#result', (el) => el.textContent), /^Connected: CiteLens companion/);
   await options.close();
 });

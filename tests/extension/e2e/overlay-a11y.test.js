@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchChromium } from '../helpers/chromium.js';
 import { startCompanion } from '../helpers/companion.js';
-import { launchFirefox } from '../helpers/firefox.js';
+import { launchFirefox, pasteToken } from '../helpers/firefox.js';
 import { startSites } from '../helpers/sites.js';
 import { BADGE_LABEL, waitForResults } from '../helpers/overlay.js';
 
@@ -277,14 +277,7 @@ test('Chromium: layout at 1280 and 800 px, the accessibility tree, the keyboard 
 test('Firefox ESR: layout at 1280 and 800 px, the keyboard and the summary links', async () => {
   const firefox = await launchFirefox();
   try {
-    const options = await firefox.openExtensionPage('options/options.html');
-    await options.waitForSelector('#companion');
-    await options.evaluate(() => (document.getElementById('companion').value = ''));
-    await options.type('#companion', companion.base);
-    await options.type('#token', companion.token);
-    await options.click('#test');
-    await options.waitForSelector('#result.ok', { timeout: 15_000 });
-    await options.close();
+    await (await pasteToken(firefox, companion)).close();
 
     for (const { name, fixture, rtl } of PAGES) {
       const page = await firefox.browser.newPage();

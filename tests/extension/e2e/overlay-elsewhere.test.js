@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchChromium } from '../helpers/chromium.js';
 import { startCompanion } from '../helpers/companion.js';
-import { launchFirefox } from '../helpers/firefox.js';
+import { launchFirefox, pasteToken } from '../helpers/firefox.js';
 import { BADGE_LABEL, readOverlay, waitForResults } from '../helpers/overlay.js';
 
 const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url));
@@ -243,14 +243,7 @@ test('Chromium: "found in" notes, the refuted badge and highlight, the cards, th
 test('Firefox ESR: the same notes, refuted badge and highlight', async () => {
   const firefox = await launchFirefox();
   try {
-    const options = await firefox.openExtensionPage('options/options.html');
-    await options.waitForSelector('#companion');
-    await options.evaluate(() => (document.getElementById('companion').value = ''));
-    await options.type('#companion', companion.base);
-    await options.type('#token', companion.token);
-    await options.click('#test');
-    await options.waitForSelector('#result.ok', { timeout: 15_000 });
-    await options.close();
+    await (await pasteToken(firefox, companion)).close();
 
     const page = await firefox.browser.newPage();
     await page.goto(`${engine.origin}/answer.html`);

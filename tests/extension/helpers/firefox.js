@@ -71,3 +71,20 @@ export async function launchFirefox() {
     close: () => browser.close(),
   };
 }
+
+/**
+ * Opens the options page, points it at the companion and pastes its token, then presses Test
+ * connection and waits for the word that it worked. Returns the options page, still open.
+ * @param {{openExtensionPage: (path: string) => Promise<any>}} firefox
+ * @param {{base: string, token: string}} companion
+ */
+export async function pasteToken(firefox, companion) {
+  const options = await firefox.openExtensionPage('options/options.html');
+  await options.waitForSelector('#companion');
+  await options.evaluate(() => (document.getElementById('companion').value = ''));
+  await options.type('#companion', companion.base);
+  await options.type('#token', companion.token);
+  await options.click('#test');
+  await options.waitForSelector('#result.ok', { timeout: 15_000 });
+  return options;
+}
