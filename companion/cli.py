@@ -238,10 +238,17 @@ def report(result: dict[str, Any]) -> str:
             )
             if pc.get("reason"):
                 lines.append(f"        why: {pc['reason']}")
-            for e in pc["evidence"] if pc["judgment"] in ("complete_support", "partial_support") else []:
-                lines.append(f"        evidence: “{e['text']}”")
+            supports = pc["judgment"] in ("complete_support", "partial_support")
+            for e in pc["evidence"] if supports or s["contradicted"] else []:
+                lines.append(f"        {'evidence' if supports else 'says otherwise'}: “{e['text']}”")
         for claim in s["unsupported_assertions"]:
             lines.append(f"    unsupported: {claim}")
+        for found in s.get("found_elsewhere", []):
+            label = f"[{found['marker']}] " if found.get("marker") else ""
+            where = f"{label}{found['judgment']} {found['score']:.2f} {found['url']}"
+            lines.append(f"    found elsewhere: {where}")
+            for e in found["evidence"]:
+                lines.append(f"        evidence: “{e['text']}”")
     counts = summary.get("counts", {})
     lines.append("")
     lines.append(
@@ -249,6 +256,11 @@ def report(result: dict[str, Any]) -> str:
         f"{counts.get('no_support', 0)} not supported · {counts.get('inaccessible', 0)} inaccessible · "
         f"{counts.get('no_citation', 0)} without citation"
     )
+    if summary.get("misplaced_citations") or summary.get("uncited_but_supported"):
+        lines.append(
+            f"found in another source of the answer: {summary.get('misplaced_citations', 0)} with a "
+            f"misplaced citation · {summary.get('uncited_but_supported', 0)} without citation"
+        )
     recall, precision = summary.get("citation_recall"), summary.get("citation_precision")
     lines.append(
         f"ALCE citation recall {_pct(recall)} · precision {_pct(precision)} · "

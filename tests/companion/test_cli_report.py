@@ -1,0 +1,46 @@
+"""`citelens verify` in a terminal: the report names support found in another source of the
+answer, and quotes what a refuting source says."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from companion.cli import main
+
+pytestmark = pytest.mark.slow  # the real model
+
+HONEY, TOMATOES = "https://a.example/honey", "https://a.example/tomatoes"
+
+
+def test_the_report_says_where_a_misplaced_statement_was_found(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    text = (
+        "Honeybees make honey from flower nectar. Tomatoes need at least six hours of direct sun a day "
+        "to ripen well. The Eiffel Tower is made of steel. Choose a pot of at least twenty litres for a "
+        "cherry tomato."
+    )
+    ends = [text.index(s) + len(s) for s in ("nectar.", "ripen well.", "of steel.", "cherry tomato.")]
+    request = {
+        "page": {"url": "https://x.example/s"},
+        "answer": {"text": text},
+        "citations": [
+            {"id": f"c{i}", "marker": marker, "url": url, "offset": end}
+            for i, (marker, url, end) in enumerate(zip("1112", (HONEY, HONEY, HONEY, TOMATOES), ends))
+        ],
+        "sources": {
+            HONEY: {"html": "<article><p>Honeybees make honey from flower nectar.</p>"
+                    "<p>It is not: the Eiffel Tower is not made of steel.</p></article>"},
+            TOMATOES: {"html": "<article><p>Tomatoes need at least six hours of direct sun a day to ripen "
+                       "well.</p><p>Choose a pot of at least twenty litres and a compact variety such as "
+                       "a cherry tomato.</p></article>"},
+        },
+    }
+    path = tmp_path / "request.json"
+    path.write_text(json.dumps(request))
+    assert main(["verify", str(path)]) == 0
+    report = capsys.readouterr().out
+    assert "found elsewhere: [2] complete_support" in report and TOMATOES in report
+    assert "found in another source of the answer: 1 with a misplaced citation" in report
+    assert "says otherwise: “It is not: the Eiffel Tower is not made of steel.”" in report
