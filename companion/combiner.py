@@ -112,7 +112,9 @@ def decide(
 class Combiner:
     """The calibrated probability that cited text fully supports a claim, from its features."""
 
-    def __init__(self, model: ModelConfig, retrieval: Retrieval, judging: Judging):
+    def __init__(self, model: ModelConfig, retrieval: Retrieval, judging: Judging, *, strict: bool = True):
+        """`strict=False` is for experiments that vary the settings on purpose (evaluate.py's
+        --candidates): the weights are then read as they are, and the figures say so."""
         self.weights = model.combiner_weights
         self.bias = model.combiner_bias
         self.version = features_version(retrieval, judging)
@@ -124,7 +126,7 @@ class Combiner:
                 f"{model.path / 'config.json'}: its combiner was fitted to {list(model.combiner_features)}, "
                 f"this CiteLens reads {list(FEATURES)}; {fix}"
             )
-        if model.features_version != self.version:
+        if strict and model.features_version != self.version:
             raise ModelUnavailable(
                 f"{model.path / 'config.json'}: its combiner was fitted to features version "
                 f"{model.features_version or '(none recorded)'}, this CiteLens computes version "

@@ -8,7 +8,11 @@ The method (docs/method.md), each step in its own module:
   and lexical features, then complete / partial / no support (verifiability study), with a
   statement of several facts split into atomic claims (FActScore) and a source that contradicts
   the statement flagged;
-- ALCE's recall and precision (alce.py), and the quote shown to the reader (evidence.py).
+- what a small NLI model misses (meaning.py): a source that reports the claim as a myth or an
+  allegation, is narrower than it, says the opposite direction, or negates it;
+- ALCE's recall and precision (alce.py), and the quote shown to the reader (evidence.py);
+- found elsewhere (`Judge.elsewhere`): support in a page of the answer the statement does not
+  cite, recorded apart from its own verdict.
 
 Which text feeds what: the model, the on-topic test and the quote read the claim in context
 (`hypothesis`); the lexical features read the statement as written, since the context's words are
@@ -56,13 +60,15 @@ class Judge:
         model: ModelConfig,
         retrieval: Retrieval | None = None,
         judging: Judging | None = None,
+        *,
+        strict: bool = True,
     ):
         self.nli = nli
         self.model = model
         self.thresholds = model.thresholds
         self.retrieval = retrieval or Retrieval()
         self.judging = judging or Judging()
-        self.combiner = Combiner(model, self.retrieval, self.judging)
+        self.combiner = Combiner(model, self.retrieval, self.judging, strict=strict)
 
     def judge(self, statement: Statement, sources: Mapping[str, SourceResult]) -> StatementJudgment:
         citations = _distinct_by_url(statement.citations)

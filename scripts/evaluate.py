@@ -190,7 +190,8 @@ def main() -> None:
         candidates=args.candidates or defaults.candidates,
         max_window_sentences=args.window_sentences or defaults.max_window_sentences,
     )
-    judge = Judge(nli, nli.config, retrieval)
+    # Other retrieval settings than the combiner was fitted to: allowed here, for measuring them.
+    judge = Judge(nli, nli.config, retrieval, strict=retrieval == defaults)
     started = time.perf_counter()
     preds, _ = run(judge, args.format, rows)
     elapsed = time.perf_counter() - started

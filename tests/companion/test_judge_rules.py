@@ -242,3 +242,15 @@ def test_a_quote_from_a_pdf_opens_the_document_at_its_page(judge):
     assert result.judgment == "complete_support"
     (quote,) = result.per_citation[0].evidence
     assert (quote.page, quote.fragment_url) == (3, f"{url}#page=3")
+
+
+def test_an_experiment_may_vary_the_settings_on_purpose():
+    fitted = dataclasses.replace(
+        fake_model(),
+        combiner_weights=(1.0, 1.0, 1.0, 1.0),
+        combiner_features=("max_entailment_logit", "coverage", "missing_numbers", "missing_names"),
+        features_version=features_version(Retrieval(), Judging()),
+    )
+    Judge(WordNLI(), fitted, Retrieval(candidates=3), strict=False)  # evaluate.py --candidates 3
+    with pytest.raises(ModelUnavailable):
+        Judge(WordNLI(), fitted, Retrieval(candidates=3))
