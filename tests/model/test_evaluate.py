@@ -51,30 +51,19 @@ def test_metric_functions_on_known_answers():
     assert m["evidence_recall"] == 1.0 and m["evidence_precision"] == pytest.approx(2 / 3, abs=1e-3)
 
 
+def evaluate(tmp_path: Path, fmt: str, rows: list[dict]) -> tuple[dict, Path]:
+    """scripts/evaluate.py run as a user would on `rows`: its summary line and predictions file."""
+    data, out = tmp_path / f"{fmt}.jsonl", tmp_path / "pred.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    command = [sys.executable, str(ROOT / "scripts" / "evaluate.py"), "--format", fmt]
+    command += ["--data", str(data), "--out", str(out), "--model", str(model_dir())]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=300, check=True)
+    return json.loads(run.stdout.strip().splitlines()[-1]), out
+
+
 @pytest.mark.slow  # the real model
 def test_script_writes_one_line_per_input_in_order(tmp_path):
-    data = tmp_path / "wice.jsonl"
-    data.write_text("".join(json.dumps(r) + "\n" for r in WICE))
-    out = tmp_path / "pred.jsonl"
-    run = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "scripts" / "evaluate.py"),
-            "--format",
-            "wice",
-            "--data",
-            str(data),
-            "--out",
-            str(out),
-            "--model",
-            str(model_dir()),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=True,
-    )
-    summary = json.loads(run.stdout.strip().splitlines()[-1])
+    summary, out = evaluate(tmp_path, "wice", WICE)
     assert summary["n"] == 3 and set(summary) >= {
         "balanced_accuracy",
         "auc",
@@ -175,28 +164,7 @@ def test_meaning_counts_on_known_answers():
 def test_meaning_format_runs_the_judge_on_the_pairs(tmp_path):
     # Plumbing only: one page's two rows through the real judge, not a verdict on the model.
     rows = [r for r in read_rows(MEANING) if r["page_id"] == "negation-02"]
-    data = tmp_path / "meaning.jsonl"
-    data.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    out = tmp_path / "pred.jsonl"
-    run = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "scripts" / "evaluate.py"),
-            "--format",
-            "meaning",
-            "--data",
-            str(data),
-            "--out",
-            str(out),
-            "--model",
-            str(model_dir()),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=True,
-    )
-    summary = json.loads(run.stdout.strip().splitlines()[-1])
+    summary, out = evaluate(tmp_path, "meaning", rows)
     assert summary["n"] == 2 and summary["false_complete_on_unsupported"].endswith("/1")
     assert summary["supported_judged_complete"].endswith("/1") and set(summary["per_family"]) == {"negation"}
     preds = [json.loads(line) for line in out.read_text().splitlines()]
