@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 # Entries carry the version of the code that extracted and split them: sentence spans made by
 # another extractor or segmenter would outlive the change without a word. A release of the
 # companion counts as a change; bump _FORMAT for a change between releases.
-_FORMAT = 3  # 3: sentences carry their PDF page
+_FORMAT = 4  # 3: sentences carry their PDF page; 4: the page's language
 _VERSION = f"{__version__}/{_FORMAT}"
 
 _SCHEMA = """
@@ -140,6 +140,7 @@ def _encode(document: Document) -> str:
             "text": document.text,
             "spans": [[s.start, s.end] for s in document.sentences],
             "pages": [s.page for s in document.sentences],
+            "language": document.language,
         },
         ensure_ascii=False,
     )
@@ -153,4 +154,6 @@ def _decode(blob: str) -> Document:
     pages = raw.get("pages") or [None] * len(raw["spans"])
     spans = zip(raw["spans"], pages, strict=True)
     sentences = tuple(Sentence(text[a:b], a, b, page) for (a, b), page in spans)
-    return Document(url=raw["url"], title=raw["title"], text=text, sentences=sentences)
+    return Document(
+        url=raw["url"], title=raw["title"], text=text, sentences=sentences, language=raw["language"]
+    )

@@ -135,12 +135,16 @@ class Combiner:
 
     @staticmethod
     def features(
-        text: str, evidence_texts: Sequence[str], pages: Sequence[PageIndex], best: float
+        text: str,
+        evidence_texts: Sequence[str],
+        pages: Sequence[PageIndex],
+        best: float,
+        language: str = "en",
     ) -> list[float]:
         """FEATURES for a claim as written (`text`) against the top evidence of its sources and
         their whole pages, with the model's best entailment probability over them."""
-        top = overlap(text, " ".join(evidence_texts))
-        anywhere = overlap_pages(text, pages)
+        top = overlap(text, " ".join(evidence_texts), language)
+        anywhere = overlap_pages(text, pages, language)
         return [_logit(best), top.coverage, anywhere.missing_numbers, anywhere.missing_names]
 
     def score(self, features: Sequence[float]) -> float:

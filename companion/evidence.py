@@ -30,8 +30,10 @@ def covering_quote(claim: str, source: SourceReading, judging: Judging) -> tuple
     for window, score in zip(source.windows, source.window_scores, strict=True):
         for i in range(window.first, window.last + 1):
             reading[i] = max(reading.get(i, 0.0), score.entailment)
-    wanted = set(content_terms(claim))
-    held = {i: wanted & set(content_terms(source.document.sentences[i].text)) for i in reading}
+    wanted = set(content_terms(claim, source.language))
+    held = {
+        i: wanted & set(content_terms(source.document.sentences[i].text, source.language)) for i in reading
+    }
     chosen: list[int] = []
     covered: set[str] = set()
     while len(chosen) < judging.evidence_sentences:

@@ -20,6 +20,7 @@ from readability import Document as Readable
 from .config import Limits
 from .errors import NotReadable
 from .extract_pdf import is_pdf, pdf_to_document
+from .language import detect_language
 from .records import Document, Fetched
 from .segment import sentences_of
 from .walls import challenge_reason
@@ -229,8 +230,10 @@ def _text_of(root: lxml.html.HtmlElement) -> str:
     return "\n".join(line for line in lines if line)
 
 
-def document_from_text(url: str, title: str, text: str) -> Document:
-    return Document(url=url, title=title, text=text, sentences=sentences_of(text))
+def document_from_text(url: str, title: str, text: str, *, declared_language: str = "") -> Document:
+    language = detect_language(text, declared=declared_language)
+    sentences = sentences_of(text, language)
+    return Document(url=url, title=title, text=text, sentences=sentences, language=language)
 
 
 def document_from_passages(url: str, title: str, passages: Sequence[str]) -> tuple[Document, list[int]]:

@@ -23,6 +23,7 @@ import sys
 
 from .config import Limits
 from .errors import NotReadable
+from .language import detect_language
 from .records import Document, Sentence
 from .segment import sentences_of
 
@@ -172,11 +173,12 @@ def pdf_to_document(url: str, data: bytes, limits: Limits, *, max_chars: int) ->
         parts.append(text)
         at += len(text) + 1
     text = "\n".join(parts)[:max_chars]
+    language = detect_language(text)
     sentences = tuple(
         Sentence(s.text, s.start, s.end, numbers[bisect.bisect_right(starts, s.start) - 1])
-        for s in sentences_of(text)
+        for s in sentences_of(text, language)
     )
-    return Document(url=url, title=" ".join(title.split()), text=text, sentences=sentences)
+    return Document(url=url, title=" ".join(title.split()), text=text, sentences=sentences, language=language)
 
 
 def reflow(page: str) -> str:

@@ -81,7 +81,12 @@ class Judge:
 
         claim = hypothesis(statement.text, statement.previous, statement.question)
         readings = read_sources(
-            self.nli, claim, [(c.url, d, c.hint) for c, d in readable], self.retrieval, self.judging
+            self.nli,
+            claim,
+            [(c.url, d, c.hint) for c, d in readable],
+            self.retrieval,
+            self.judging,
+            language=statement.language,
         )
         score, features = self._support(claim, statement.text, list(readings.values()))
         meanings = {url: read_meaning(statement.text, r.most_entailing_text()) for url, r in readings.items()}
@@ -108,8 +113,10 @@ class Judge:
         unneeded = irrelevant(
             per_citation,
             complete,
-            lambda urls: self._support(claim, statement.text, [readings[u] for u in urls])[0]
-            >= self.thresholds.complete,
+            lambda urls: (
+                self._support(claim, statement.text, [readings[u] for u in urls])[0]
+                >= self.thresholds.complete
+            ),
         )
         per_citation = tuple(
             dataclasses.replace(cj, irrelevant=True) if cj.citation.url in unneeded else cj
@@ -151,11 +158,15 @@ class Judge:
         on_topic = [
             (url, source.document, "")
             for url, source in sources.items()
-            if url not in own and source.document is not None and self._on_topic(claim, source.document)
+            if url not in own
+            and source.document is not None
+            and self._on_topic(claim, source.document, statement.language)
         ]
         if not on_topic:
             return result
-        readings = read_sources(self.nli, claim, on_topic, self.retrieval, self.judging)
+        readings = read_sources(
+            self.nli, claim, on_topic, self.retrieval, self.judging, language=statement.language
+        )
         found = []
         for url, reading in readings.items():
             score = self._alone(statement.text, reading)
@@ -170,15 +181,18 @@ class Judge:
         found.sort(key=lambda f: (f.judgment != "complete_support", -f.score, f.url))
         return dataclasses.replace(result, found_elsewhere=tuple(found))
 
-    def _on_topic(self, claim: str, document: Document) -> bool:
+    def _on_topic(self, claim: str, document: Document, language: str) -> bool:
         best = rank_windows(
             document,
             claim,
             limit=1,
             max_sentences=self.retrieval.max_window_sentences,
             min_chars=self.retrieval.min_sentence_chars,
+            language=language,
         )
-        return bool(best) and overlap(claim, best[0].text).coverage >= self.judging.elsewhere_on_topic
+        return (
+            bool(best) and overlap(claim, best[0].text, language).coverage >= self.judging.elsewhere_on_topic
+        )
 
     # --- scores ---------------------------------------------------------------------------------
 
@@ -204,14 +218,22 @@ class Judge:
             joint = self.nli.score([(" ".join(r.joined_text for r in readings), claim)])[0]
             best = max(best, joint.entailment)
         features = self.combiner.features(
-            text, [r.joined_text for r in readings], [page_index(r.document) for r in readings], best
+            text,
+            [r.joined_text for r in readings],
+            [page_index(r.document) for r in readings],
+            best,
+            readings[0].language,
         )
         return self.combiner.score(features), features
 
     def _alone(self, text: str, reading: SourceReading) -> float:
         """The combined score of `text` against one source."""
         features = self.combiner.features(
-            text, [reading.joined_text], [page_index(reading.document)], reading.best_entailment
+            text,
+            [reading.joined_text],
+            [page_index(reading.document)],
+            reading.best_entailment,
+            reading.language,
         )
         return self.combiner.score(features)
 
@@ -250,6 +272,7 @@ class Judge:
                 self.retrieval,
                 self.judging,
                 limit=self.judging.atom_windows,
+                language=statement.language,
             )
             for url, reading in found.items():
                 per_source[url].append(self._alone(text, reading))
@@ -258,6 +281,7 @@ class Judge:
                 [r.joined_text for r in found.values()],
                 [page_index(r.document) for r in found.values()],
                 max(r.best_entailment for r in found.values()),
+                statement.language,
             )
             score = max(per_source[url][-1] for url in found)
             atoms.append(

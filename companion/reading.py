@@ -32,6 +32,7 @@ class SourceReading:
     joined_text: str
     joined_score: Entailment
     on_topic: tuple[bool, ...]  # per window: does it hold enough of the claim's words to contradict it?
+    language: str = "en"  # the claim's, whose words were looked for
 
     @property
     def best_entailment(self) -> float:
@@ -86,6 +87,7 @@ def read_sources(
     judging: Judging,
     *,
     limit: int | None = None,
+    language: str = "en",
 ) -> dict[str, SourceReading]:
     """Each (url, document, hint) read for `claim`, with one backend call for all of them."""
     plans = []
@@ -97,6 +99,7 @@ def read_sources(
             max_sentences=retrieval.max_window_sentences,
             min_chars=retrieval.min_sentence_chars,
             hint=hint,
+            language=language,
         )
         top = top_sentences(found, retrieval.joined_sentences)
         joined = " ".join(document.sentences[i].text for i in top)
@@ -109,9 +112,16 @@ def read_sources(
     readings: dict[str, SourceReading] = {}
     for plan, window_scores in zip(plans, own, strict=True):
         joined_score = next(scores) if plan.joined else _NO_SCORE
-        on_topic = tuple(overlap(claim, w.text).coverage >= judging.on_topic for w in plan.windows)
+        on_topic = tuple(overlap(claim, w.text, language).coverage >= judging.on_topic for w in plan.windows)
         readings[plan.url] = SourceReading(
-            plan.url, plan.document, plan.windows, window_scores, plan.joined, joined_score, on_topic
+            plan.url,
+            plan.document,
+            plan.windows,
+            window_scores,
+            plan.joined,
+            joined_score,
+            on_topic,
+            language,
         )
     return readings
 

@@ -9,11 +9,11 @@ Pure text processing: no I/O.
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from .language import Lexicon, lexicon
 from .records import Document, PageIndex, Sentence, Window
 
 __all__ = [
@@ -28,48 +28,19 @@ __all__ = [
     "top_sentences",
 ]
 
-_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*|\d+(?:[.,]\d+)*")
-_NAME = re.compile(r"\b[A-Z][a-zA-Z'’-]+")
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
-
-# Function words carry no evidence; a short list beats a library for this job.
-STOPWORDS = frozenset(
-    """a about above after again against all also am an and any are as at be because been before being
-    below between both but by can could did do does doing down during each few for from further had
-    has have having he her here hers herself him himself his how i if in into is it its itself just
-    me more most my myself no nor not now of off on once only or other our ours ourselves out over
-    own same she should so some such than that the their theirs them themselves then there these
-    they this those through to too under until up very was we were what when where which while who
-    whom why will with would you your yours yourself yourselves s t may might must shall one many
-    much well however thus therefore although though according like including include includes
-    included""".split()
-)
+STOPWORDS = lexicon("en").stopwords
 
 
-def _stem(word: str) -> str:
-    """A light suffix stripper: enough to match "sings"/"sang" no, "songs"/"song" yes."""
-    for suffix, keep in (("ies", "y"), ("sses", "ss"), ("ing", ""), ("edly", ""), ("ed", ""), ("ly", "")):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: len(word) - len(suffix)] + keep
-    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
-        return word[:-1]
-    return word
-
-
-def content_terms(text: str) -> list[str]:
+def content_terms(text: str, language: str = "en") -> list[str]:
     """Stemmed, lower-cased content words and numbers of `text`, in order."""
-    terms = []
-    for raw in _WORD.findall(text):
-        word = raw.lower().strip("'’-").replace(",", "")
-        if word and word not in STOPWORDS:
-            terms.append(_stem(word))
-    return terms
+    return lexicon(language).terms(text)
 
 
 def index_page(document: Document) -> Document:
     """The document with its PageIndex: each sentence's terms and the page's idf, terms, numbers
     and lower-cased text, computed once when the page is read rather than for every claim."""
-    terms = tuple(frozenset(content_terms(s.text)) for s in document.sentences)
+    words = lexicon(document.language)
+    terms = tuple(frozenset(words.terms(s.text)) for s in document.sentences)
     df: Counter[str] = Counter()
     for own in terms:
         df.update(own)
@@ -78,11 +49,11 @@ def index_page(document: Document) -> Document:
     index = PageIndex(
         sentence_terms=terms,
         idf=idf,
-        terms=frozenset(content_terms(document.text)),
-        numbers=frozenset(_numbers(document.text)),
+        terms=frozenset(words.terms(document.text)),
+        numbers=frozenset(words.numbers(document.text)),
         lowered=document.text.lower(),
     )
-    return Document(document.url, document.title, document.text, document.sentences, index)
+    return replace(document, index=index)
 
 
 def page_index(document: Document) -> PageIndex:
@@ -101,6 +72,7 @@ def rank_windows(
     max_sentences: int = 3,
     min_chars: int = 12,
     hint: str = "",
+    language: str = "en",
 ) -> list[Window]:
     """The `limit` best windows of 1..max_sentences consecutive sentences, best first.
 
@@ -113,7 +85,7 @@ def rank_windows(
     index = page_index(document)
     terms, idf = index.sentence_terms, index.idf
     default_idf = math.log(1 + (len(sentences) + 0.5) / 0.5)
-    claim_terms = set(content_terms(claim))
+    claim_terms = set(content_terms(claim, language))
     if not claim_terms:
         claim_terms = {t.lower() for t in claim.split()}
     weight = {t: idf.get(t, default_idf) for t in claim_terms}
@@ -192,29 +164,28 @@ class Overlap:
     missing_names: float  # share of the claim's capitalised names absent from the evidence
 
 
-def overlap(claim: str, evidence: str) -> Overlap:
+def overlap(claim: str, evidence: str, language: str = "en") -> Overlap:
     """Overlap of a claim with a short evidence text (a window, the joined top sentences)."""
-    terms, numbers = frozenset(content_terms(evidence)), frozenset(_numbers(evidence))
-    return _overlap(claim, terms, numbers, [evidence.lower()])
+    words = lexicon(language)
+    terms, numbers = frozenset(words.terms(evidence)), frozenset(words.numbers(evidence))
+    return _overlap(claim, terms, numbers, [evidence.lower()], words)
 
 
-def overlap_pages(claim: str, pages: Sequence[PageIndex]) -> Overlap:
+def overlap_pages(claim: str, pages: Sequence[PageIndex], language: str = "en") -> Overlap:
     """Overlap of a claim with whole pages, read from their indexes."""
     terms = frozenset().union(*(p.terms for p in pages))
     numbers = frozenset().union(*(p.numbers for p in pages))
-    return _overlap(claim, terms, numbers, [p.lowered for p in pages])
+    return _overlap(claim, terms, numbers, [p.lowered for p in pages], lexicon(language))
 
 
-def _overlap(claim: str, terms: frozenset[str], numbers: frozenset[str], lowered: Sequence[str]) -> Overlap:
-    claim_terms = set(content_terms(claim))
+def _overlap(
+    claim: str, terms: frozenset[str], numbers: frozenset[str], lowered: Sequence[str], words: Lexicon
+) -> Overlap:
+    claim_terms = set(words.terms(claim))
     coverage = len(claim_terms & terms) / len(claim_terms) if claim_terms else 1.0
-    wanted = set(_numbers(claim))
+    wanted = set(words.numbers(claim))
     missing_numbers = len(wanted - numbers) / len(wanted) if wanted else 0.0
-    names = {m.lower() for m in _NAME.findall(claim) if m.lower() not in STOPWORDS}
+    names = words.names(claim)
     missing = sum(1 for n in names if not any(n in text for text in lowered))
     missing_names = missing / len(names) if names else 0.0
     return Overlap(coverage, missing_numbers, missing_names)
-
-
-def _numbers(text: str) -> list[str]:
-    return [n.replace(",", "") for n in _NUMBER.findall(text)]

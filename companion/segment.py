@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 import pysbd
 
+from .language import detect_language
 from .records import Citation, Sentence, Statement
 
 __all__ = [
@@ -32,14 +33,18 @@ _BULLET = re.compile(r"^\s*(?:[-*•·▪–]|\d{1,3}[.)])\s+")
 _SPACES = re.compile(r"\s+")
 
 
-def _segmenter() -> pysbd.Segmenter:
+def _segmenter(language: str) -> pysbd.Segmenter:
     """A new segmenter per call: pysbd keeps the text being split on the instance, so one shared
     between the answer (event loop) and pages (extraction threads) mixed their sentences up and
     gave the same page other sentences from run to run (issue 16). Construction costs ~1.5 µs."""
-    return pysbd.Segmenter(language="en", clean=False, char_span=False)
+    return pysbd.Segmenter(
+        language=language if language in pysbd.languages.LANGUAGE_CODES else "en",
+        clean=False,
+        char_span=False,
+    )
 
 
-def split_sentences(text: str) -> list[tuple[int, int]]:
+def split_sentences(text: str, language: str = "en") -> list[tuple[int, int]]:
     """[start, end) spans of the sentences of `text`, trimmed of surrounding white space.
 
     Lines are split first: headings, list items and table cells carry no final full stop but
@@ -52,7 +57,7 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
         line = MARKER_RUN.sub(lambda m: " " * len(m.group()), original)
         if line.strip():
             cursor = 0
-            for piece in _pieces(line):
+            for piece in _pieces(line, language):
                 at = line.find(piece, cursor) if piece else -1
                 if at < 0:  # pysbd normalised something; fall back to the rest of the line
                     at, piece = cursor, line[cursor:]
@@ -68,9 +73,9 @@ _CHUNK = 2_000
 _BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“‘(])")
 
 
-def _pieces(line: str) -> list[str]:
+def _pieces(line: str, language: str) -> list[str]:
     """pysbd's sentences of `line`, splitting long lines first: pysbd is quadratic in line length."""
-    segmenter = _segmenter()
+    segmenter = _segmenter(language)
     if len(line) <= _CHUNK:
         return list(segmenter.segment(line))
     out: list[str] = []
@@ -214,7 +219,8 @@ def statements(text: str, citations: Sequence[Citation], question: str = "") -> 
     a statement whatever its shape. An answer of one sentence is always a statement ("The
     Proclaimers" answers its question).
     """
-    spans = split_sentences(text)
+    language = detect_language(text)
+    spans = split_sentences(text, language)
     cited = attach_citations(text, spans, citations)
     result: list[Statement] = []
     previous = ""
@@ -234,12 +240,13 @@ def statements(text: str, citations: Sequence[Citation], question: str = "") -> 
                 citations=tuple(own),
                 previous=previous,
                 question=question,
+                language=language,
             )
         )
         previous = clean
     return result
 
 
-def sentences_of(text: str) -> tuple[Sentence, ...]:
+def sentences_of(text: str, language: str = "en") -> tuple[Sentence, ...]:
     """Source-side sentences, with their offsets into `text` (for quotes and text fragments)."""
-    return tuple(Sentence(text[s:e], s, e) for s, e in split_sentences(text))
+    return tuple(Sentence(text[s:e], s, e) for s, e in split_sentences(text, language))

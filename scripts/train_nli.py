@@ -49,6 +49,20 @@ def snli_pairs(path: Path, limit: int | None, rng: random.Random) -> list[tuple[
     return [(r["premise"], r["hypothesis"], LABELS.index(r["label"])) for r in rows[:limit]]
 
 
+def mixed_pairs(specs: list[str], rng: random.Random) -> list[tuple[str, str, int]]:
+    pairs = []
+    for spec in specs:
+        path, *rest = spec.split(":")
+        repeat, limit = int(rest[0]) if rest else 1, int(rest[1]) if len(rest) > 1 else None
+        rows = [r for r in read_rows(Path(path)) if r["label"] in (*LABELS, "non-entailment")]
+        rng.shuffle(rows)
+        rows = rows[:limit]
+        label = {"non-entailment": LABELS.index("neutral")} | {name: i for i, name in enumerate(LABELS)}
+        pairs += [(r["premise"], r["hypothesis"], label[r["label"]]) for r in rows] * repeat
+        print(f"[mix] {path}: {len(rows)} rows x{repeat}")
+    return pairs
+
+
 def batches(
     pairs: list[tuple[str, str, int]], batch_size: int, rng: random.Random
 ) -> list[list[tuple[str, str, int]]]:
@@ -198,6 +212,14 @@ def main() -> None:
     parser.add_argument("--log-every", type=int, default=50)
     parser.add_argument("--save-every", type=int, default=300)
     parser.add_argument("--stages", default="1,2")
+    parser.add_argument(
+        "--mix",
+        action="append",
+        default=[],
+        metavar="FILE[:REPEAT[:LIMIT]]",
+        help="more NLI rows for stage 1 (JSON lines premise / hypothesis / label; HANS's "
+        "non-entailment reads as neutral), e.g. the French pairs of scripts/french_pairs.py",
+    )
     parser.add_argument("--snli-eval", type=int, default=2000, help="SNLI test pairs for the progress check")
     args = parser.parse_args()
 
@@ -221,7 +243,7 @@ def main() -> None:
             "stage1",
             model,
             tokenizer,
-            snli_train[:limit],
+            snli_train[:limit] + mixed_pairs(args.mix, rng),
             args,
             epochs=args.stage1_epochs,
             lr=args.stage1_lr,
