@@ -5,21 +5,33 @@ Only global unicast addresses, over http(s), without userinfo. IPv4 addresses hi
 An explicit allow-list of "host:port" pairs lets tests reach a local server; it is empty by
 default. Pure logic: resolution happens in companion.fetch, which asks this module about every
 address it would connect to, after every redirect.
+
+Pages read through the reader's browser (docs/api.md) reach the companion without a fetch of its
+own; their URL is checked by the same rules, plus the host names that always mean this machine
+or its network (`private_hosts` in extension/shared/url-rules.json, which the extension applies
+before it reads a page: one copy of the rules for both sides).
 """
 
 from __future__ import annotations
 
 import ipaddress
+import json
 import socket
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from .errors import Blocked
 
-__all__ = ["AddressPolicy", "Target"]
+__all__ = ["AddressPolicy", "Target", "is_literal", "non_global_reason", "private_name"]
 
 _NAT64 = ipaddress.ip_network("64:ff9b::/96")
+_RULES_FILE = "url-rules.json"
+# As urls.py reads the same file: from a checkout where the extension keeps it, else package data.
+_CHECKOUT_RULES = Path(__file__).resolve().parents[1] / "extension" / "shared" / _RULES_FILE
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +67,17 @@ class AddressPolicy:
             self.check_ip(str(literal), target)
         return target
 
+    def check_browser_url(self, url: str) -> Target:
+        """check_url for a page the reader's browser read: also refuses the names that always
+        mean this machine or its network (localhost, *.local…), since no resolver of ours saw
+        the address the browser connected to. The allow-list admits its host:port as for fetches."""
+        target = self.check_url(url)
+        if f"{target.host}:{target.port}" in self.allow_private:
+            return target
+        if not is_literal(target.host) and private_name(target.host):
+            raise Blocked(f"blocked address: {target.host} names this machine or its local network")
+        return target
+
     def allows(self, target: Target, ip: str) -> bool:
         """Test-only escape hatch: `citelens serve --allow-private HOST:PORT`."""
         return (
@@ -84,6 +107,28 @@ class AddressPolicy:
         if refused:
             raise Blocked(f"blocked address: {target.host} resolves to private as well as public addresses")
         return allowed
+
+
+def is_literal(host: str) -> bool:
+    """Whether a host is an IP address (in any spelling some resolver accepts), not a name."""
+    return _literal(host) is not None
+
+
+def private_name(host: str) -> bool:
+    """Whether a host name is one of the shared rules' private names (localhost, *.local…)."""
+    names, suffixes = _private_names()
+    host = host.lower().rstrip(".")
+    return host in names or host.endswith(suffixes)
+
+
+@cache
+def _private_names() -> tuple[frozenset[str], tuple[str, ...]]:
+    if _CHECKOUT_RULES.is_file():
+        text = _CHECKOUT_RULES.read_text(encoding="utf-8")
+    else:
+        text = (resources.files("companion.shared") / _RULES_FILE).read_text(encoding="utf-8")
+    rules = json.loads(text)["private_hosts"]
+    return frozenset(rules["names"]), tuple(rules["suffixes"])
 
 
 def _literal(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:

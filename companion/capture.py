@@ -150,9 +150,16 @@ def _sources(raw: Any, limits: Limits) -> dict[str, InlineSource]:
         html = _string(item, "html", f"{path}.html", max_len=limits.max_inline_source_bytes)
         text = _string(item, "text", f"{path}.text", max_len=limits.max_inline_source_bytes)
         title = _string(item, "title", f"{path}.title", max_len=4096)
+        via = _string(item, "via", f"{path}.via", max_len=16)
+        if via not in ("", "browser"):
+            raise RequestInvalid(
+                f'{path}.via must be "browser" when given, got {via[:16]!r}', field=f"{path}.via"
+            )
+        # Why the reader's browser could not read it either: a reason, not a page.
+        error = _string(item, "error", f"{path}.error", max_len=200)
         try:
             key = normalize_url(url)
         except ValueError as exc:
             raise RequestInvalid(f"{path} is not a valid address ({exc})", field=path) from None
-        sources[key] = InlineSource(html=html, text=text, title=title)
+        sources[key] = InlineSource(html=html, text=text, title=title, via=via, error=error if via else "")
     return sources

@@ -34,11 +34,17 @@ class RequestInvalid(CiteLensError):
 
 
 class SourceUnavailable(CiteLensError):
-    """The `reason` is what the user sees next to the source, e.g. "http 403" or "timeout"."""
+    """The `reason` is what the user sees next to the source, e.g. "http 403" or "timeout".
 
-    def __init__(self, reason: str):
+    `browser_may_read` is decided where the reason is made: True when the site turned away an
+    automated reader (401, 402, 403, 429, a bot check, a timeout) and the reader's own browser,
+    with its cookies and subscription, may be let in (docs/api.md: read through your browser).
+    """
+
+    def __init__(self, reason: str, *, browser_may_read: bool = False):
         super().__init__(reason)
         self.reason = reason
+        self.browser_may_read = browser_may_read
 
 
 class Blocked(SourceUnavailable):

@@ -34,7 +34,13 @@ def _start_line(started: Started) -> Json:
 
 
 def _source_line(source: SourceResult) -> Json:
-    line: Json = {"type": "source", "url": source.url, "status": "ok" if source.ok else "inaccessible"}
+    line: Json = {
+        "type": "source",
+        "url": source.url,
+        "status": "ok" if source.ok else "inaccessible",
+        "via": source.via,
+        "browser_may_read": source.browser_may_read,
+    }
     if source.document is not None:
         line["title"] = source.document.title
         line["sentences"] = len(source.document.sentences)
@@ -150,7 +156,11 @@ async def collect(
 def audit_export(page: PageInfo, result: Json, model: ModelConfig) -> Json:
     """The audit export of a verify result (the plain-JSON form: statements, sources, summary)."""
     statements = result.get("statements", [])
-    cards = [_card(statement, pc) for statement in statements for pc in statement.get("per_citation") or []]
+    # Who read each page (api.md `via`): a card says when the reader's own browser did.
+    via = {s.get("url"): s.get("via", "companion") for s in result.get("sources", []) if isinstance(s, dict)}
+    cards = [
+        _card(statement, pc, via) for statement in statements for pc in statement.get("per_citation") or []
+    ]
     elsewhere = [_elsewhere_card(s, found) for s in statements for found in s.get("found_elsewhere") or []]
     thresholds = model.thresholds
     return {
@@ -198,7 +208,7 @@ def _elsewhere_card(statement: Json, found: Json) -> Json:
     }
 
 
-def _card(statement: Json, pc: Json) -> Json:
+def _card(statement: Json, pc: Json, via: dict[Any, Any]) -> Json:
     """One statement × cited source, the five fields first (docs/method.md), context after."""
     judgment = pc["judgment"]
     evidence = pc.get("evidence", []) if judgment in ("complete_support", "partial_support") else []
@@ -214,6 +224,7 @@ def _card(statement: Json, pc: Json) -> Json:
         "irrelevant": pc["irrelevant"],
         "score": pc["score"],
         "reason": pc.get("reason"),
+        "via": via.get(pc["url"], "companion"),
         "selectors": [
             {"type": "TextQuoteSelector", "exact": e["text"], "prefix": e["prefix"], "suffix": e["suffix"]}
             for e in evidence

@@ -21,13 +21,13 @@ import aiohttp
 from aiohttp.abc import AbstractResolver, ResolveResult
 
 from . import __version__
-from .addresses import AddressPolicy, Target
+from .addresses import AddressPolicy, Target, is_literal
 from .config import Limits
 from .errors import Blocked, NotReadable, SourceUnavailable
 from .records import Fetched
 from .walls import BLOCKED, challenge_reason
 
-__all__ = ["USER_AGENT", "PageFetcher"]
+__all__ = ["USER_AGENT", "PageFetcher", "check_browser_address"]
 
 USER_AGENT = f"CiteLens/{__version__} (citation checker; fetches only pages an answer cites)"
 _TEXT_TYPES = frozenset({"text/html", "application/xhtml+xml", "text/plain"})
@@ -44,6 +44,9 @@ _STATUS_REASONS = {
     410: "http 410 (page removed)",
     429: "http 429 (the site is rate-limiting)",
 }
+# Refusals of an automated reader that a person's browser, with its cookies and subscription,
+# often gets past (docs/api.md: browser_may_read). 404, 410 and 5xx say the same to everyone.
+_BROWSER_MAY_READ_STATUSES = frozenset({401, 402, 403, 429})
 
 
 class _Refused(OSError):
@@ -82,6 +85,11 @@ class PageFetcher:
         self._policy = policy
         self._session: aiohttp.ClientSession | None = None
 
+    @property
+    def policy(self) -> AddressPolicy:
+        """The address rules this fetcher keeps; pages read by the reader's browser get the same."""
+        return self._policy
+
     async def __aenter__(self) -> PageFetcher:
         connector = aiohttp.TCPConnector(
             resolver=_GuardedResolver(self._policy),
@@ -116,7 +124,8 @@ class PageFetcher:
         try:
             return await asyncio.wait_for(self._follow(url), self._limits.total_timeout_s)
         except asyncio.TimeoutError:
-            raise SourceUnavailable("timeout (the site took too long)") from None
+            # Sites that throttle readers they take for bots often stall them instead of refusing.
+            raise SourceUnavailable("timeout (the site took too long)", browser_may_read=True) from None
         except aiohttp.TooManyRedirects:
             raise SourceUnavailable("too many redirects") from None
         except aiohttp.ClientConnectorDNSError as exc:
@@ -153,8 +162,11 @@ class PageFetcher:
                     continue
                 if response.status >= 400:
                     if response.status in _CHALLENGE_STATUSES and await self._is_bot_check(response):
-                        raise SourceUnavailable(BLOCKED)
-                    raise SourceUnavailable(_STATUS_REASONS.get(response.status, f"http {response.status}"))
+                        raise SourceUnavailable(BLOCKED, browser_may_read=True)
+                    raise SourceUnavailable(
+                        _STATUS_REASONS.get(response.status, f"http {response.status}"),
+                        browser_may_read=response.status in _BROWSER_MAY_READ_STATUSES,
+                    )
                 if response.status != 200:
                     raise SourceUnavailable(f"http {response.status} (no page content)")
                 content_type = response.content_type.lower()
@@ -207,6 +219,26 @@ class PageFetcher:
                 raise NotReadable(f"{what} too large (over {cap // 1_000_000} MB)")
             chunks.append(chunk)
         return b"".join(chunks)
+
+
+async def check_browser_address(url: str, policy: AddressPolicy, timeout_s: float) -> None:
+    """Raises Blocked when a page the reader's browser read has a URL this fetcher would refuse.
+
+    The form, IP literals and private names are the policy's (check_browser_url); a name is then
+    resolved as the fetcher would, so an intranet name is refused too. A name that does not resolve
+    from here is let through: the browser reached it, and only what is known private is refused.
+    """
+    target = policy.check_browser_url(url)
+    if is_literal(target.host) or f"{target.host}:{target.port}" in policy.allow_private:
+        return
+    loop = asyncio.get_running_loop()
+    try:
+        infos = await asyncio.wait_for(
+            loop.getaddrinfo(target.host, target.port, type=socket.SOCK_STREAM), timeout_s
+        )
+    except (OSError, asyncio.TimeoutError):
+        return
+    policy.filter([str(info[4][0]) for info in infos], target)
 
 
 async def _peek(response: aiohttp.ClientResponse) -> bytes:

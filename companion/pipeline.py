@@ -14,12 +14,14 @@ import time
 from collections.abc import AsyncGenerator
 from concurrent.futures import Executor
 
+from .addresses import AddressPolicy
 from .alce import summarize
 from .cache import PageCache
 from .config import Limits
 from .errors import SourceUnavailable
 from .extract import document_from_text, extract, html_to_document
 from .extract_pdf import is_pdf
+from .fetch import PageFetcher, check_browser_address
 from .judge import Judge
 from .records import (
     Citation,
@@ -30,6 +32,7 @@ from .records import (
     StatementJudgment,
     Summary,
     VerifyRequest,
+    Via,
 )
 from .retrieve import index_page
 from .segment import statements as split_statements
@@ -48,30 +51,59 @@ class SourceLoader:
     """Each cited page as a Document: given inline, from the cache, or fetched and extracted."""
 
     def __init__(
-        self, fetcher: SourceFetcher | None, cache: PageCache | None, limits: Limits, executor: Executor
+        self,
+        fetcher: SourceFetcher | None,
+        cache: PageCache | None,
+        limits: Limits,
+        executor: Executor,
+        policy: AddressPolicy | None = None,
     ):
         self._fetcher = fetcher
         self._cache = cache
         self._limits = limits
         self._executor = executor
+        # Pages read through the reader's browser are held to the fetcher's address rules, its
+        # test allow-list included; without a fetcher, to the strict default.
+        self._policy = policy or (fetcher.policy if isinstance(fetcher, PageFetcher) else AddressPolicy())
 
     async def load(self, url: str, inline: InlineSource | None) -> SourceResult:
         loop = asyncio.get_running_loop()
+        via: Via = "companion"
         try:
-            if inline is not None and (inline.html or inline.text):
+            if inline is not None and inline.via == "browser":
+                via = "browser"
+                document = await self._from_browser(url, inline)
+            elif inline is not None and (inline.html or inline.text):
+                via = "inline"
                 document = await loop.run_in_executor(self._executor, self._inline, url, inline)
             else:
                 document = await self._fetched(url)
         except SourceUnavailable as exc:
-            return SourceResult(url, None, exc.reason)
+            # What the reader's browser could not read is final: there is nowhere else to try.
+            return SourceResult(url, None, exc.reason, exc.browser_may_read and via != "browser", via)
         except Exception:  # a bug or a hostile page we did not foresee: this source only
             log.exception("could not read %s", url)
-            return SourceResult(url, None, "could not read the page (internal error; see the companion log)")
-        # A bot check, consent wall or paywall is never judged as the source (walls.py).
+            return SourceResult(
+                url, None, "could not read the page (internal error; see the companion log)", via=via
+            )
+        # A bot check, consent wall or paywall is never judged as the source (walls.py). Each stands
+        # in front of automated readers; the reader's browser may be let through.
         reason = wall_reason(document.text, html=inline.html if inline else "", title=document.title)
         if reason is not None:
-            return SourceResult(url, None, reason)
-        return SourceResult(url, await loop.run_in_executor(self._executor, index_page, document))
+            if via == "browser":
+                return SourceResult(url, None, f"{reason}, in your browser too", via=via)
+            return SourceResult(url, None, reason, browser_may_read=True, via=via)
+        return SourceResult(url, await loop.run_in_executor(self._executor, index_page, document), via=via)
+
+    async def _from_browser(self, url: str, inline: InlineSource) -> Document:
+        """A page the extension read through the reader's browser: the fetch guard's address
+        rules still hold (a private host is refused whatever the browser could reach)."""
+        await check_browser_address(url, self._policy, self._limits.connect_timeout_s)
+        if not (inline.html or inline.text):
+            raise SourceUnavailable(
+                f"your browser could not read it either ({inline.error or 'no page came back'})"
+            )
+        return await asyncio.get_running_loop().run_in_executor(self._executor, self._inline, url, inline)
 
     def _inline(self, url: str, inline: InlineSource) -> Document:
         if inline.html:

@@ -31,6 +31,7 @@ __all__ = [
     "StatementJudgment",
     "Summary",
     "VerifyRequest",
+    "Via",
     "Window",
 ]
 
@@ -71,6 +72,11 @@ class InlineSource:
     html: str = ""
     text: str = ""
     title: str = ""
+    # "browser": the extension read the page through the reader's browser (api.md), so the fetch
+    # guard's address rules still apply to its URL; "" for a page the extension already had.
+    via: str = ""
+    # With via "browser" and no page: why the reader's browser could not read it either.
+    error: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,11 +144,20 @@ class PageIndex:
     lowered: str  # the text, lower-cased, where names are looked for
 
 
+Via = Literal["companion", "inline", "browser"]
+
+
 @dataclass(frozen=True, slots=True)
 class SourceResult:
     url: str
     document: Document | None
     reason: str = ""  # why it is inaccessible; empty when the document is there
+    # Inaccessible to the companion, but the reader's browser may get in (a 403, a bot check, a
+    # paywall…): the extension offers to read it there. Decided where the reason is made.
+    browser_may_read: bool = False
+    # Who read the page: the companion (fetched or cached), the extension (inline), or the
+    # reader's browser at the reader's request.
+    via: Via = "companion"
 
     @property
     def ok(self) -> bool:

@@ -155,6 +155,9 @@ async def health(request: web.Request) -> web.Response:
             "status": "ok",
             "version": __version__,
             "model": {"name": model.name, "quantization": model.quantization, "labels": list(model.labels)},
+            # The test switch `--allow-private`, so the extension reads those private test pages
+            # through the browser too: one switch, here, for both sides. Empty unless in TEST MODE.
+            "allow_private": sorted(request.app[SETTINGS].allow_private),
         }
     )
 

@@ -48,5 +48,23 @@
     "keep_plain": false,
     "whole_quote_max_words": 10,
     "edge_words": 5
+  },
+  "private_hosts": {
+    "$comment": "Hosts that are this machine or its network, never a cited page's: the companion's fetcher refuses them after resolving names (companion/addresses.py); a page read through the reader's browser is refused by its URL alone, on both sides, by these rules (the browser resolves names where we cannot see). names and suffixes: host names; ipv4 and ipv6: ranges that are not public; an IPv6 address outside ipv6_global is not public either; ipv6_embedded: IPv6 forms that carry an IPv4 address (IPv4-mapped, NAT64, 6to4, Teredo), checked as that address. tests/fixtures/host-cases.json holds the cases both sides must agree on.",
+    "names": ["localhost"],
+    "suffixes": [".localhost", ".local", ".localdomain", ".internal", ".intranet", ".home.arpa", ".lan", ".corp"],
+    "ipv4": [
+      "0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12",
+      "192.0.0.0/24", "192.0.2.0/24", "192.168.0.0/16", "198.18.0.0/15", "198.51.100.0/24",
+      "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4"
+    ],
+    "ipv6_global": "2000::/3",
+    "ipv6": ["2001::/23", "2001:db8::/32"],
+    "ipv6_embedded": [
+      {"name": "IPv4-mapped", "prefix": "::ffff:0:0/96", "bits": [96, 128]},
+      {"name": "NAT64", "prefix": "64:ff9b::/96", "bits": [96, 128]},
+      {"name": "6to4", "prefix": "2002::/16", "bits": [16, 48]},
+      {"name": "Teredo", "prefix": "2001::/32", "bits": [96, 128], "inverted": true}
+    ]
   }
 };
