@@ -29,7 +29,8 @@ from .capture import parse_request
 from .config import DEFAULT_PORT, Settings, config_dir
 from .errors import CiteLensError, ModelUnavailable, RequestInvalid
 from .export import audit_export, collect
-from .model import default_model_dir, load_config
+from .judges import model_dirs
+from .model import load_config
 from .pairing import PairingRefused, load_or_create_token, read_token, spaced
 from .runtime import Runtime
 from .server import PAIRINGS, make_app
@@ -44,6 +45,12 @@ _MARKS = {
     "no_citation": "· no citation",
 }
 
+
+# A pair each model must read as entailment, in a language it was trained on.
+_PROBES = {
+    "en": ("The cat sat on the mat.", "A cat is sitting."),
+    "fr": ("Le chat est assis sur le tapis.", "Un chat est assis."),
+}
 
 def _settings(args: argparse.Namespace) -> Settings:
     return Settings(
@@ -75,10 +82,12 @@ async def _serve(settings: Settings) -> None:
                 f"running? Stop it, or start this one with --port and set that address in the extension."
             ) from None
         print(f"CiteLens {__version__} companion on http://{settings.host}:{settings.port}", flush=True)
-        print(
-            f"model: {runtime.model.name} ({runtime.model.quantization}) from {runtime.model.path}",
-            flush=True,
-        )
+        for config in runtime.judges.configs:
+            print(
+                f"model: {config.name} ({config.quantization}, {', '.join(config.languages)}) "
+                f"from {config.path}",
+                flush=True,
+            )
         print(f"pairing token: {token}", flush=True)
         print(
             "pair the extension: press Pair with the companion in its options page, then confirm the "
@@ -209,7 +218,7 @@ async def _verify(settings: Settings, body: Any) -> tuple[dict[str, Any], dict[s
     request = parse_request(body, settings.limits)
     async with Runtime(settings) as runtime:
         result = await collect(runtime.verifier.run(request), runtime.model)
-        return result, audit_export(request.page, result, runtime.model)
+        return result, audit_export(request.page, result, runtime.model, runtime.judges.configs)
 
 
 def report(result: dict[str, Any]) -> str:
@@ -284,20 +293,24 @@ def doctor(settings: Settings) -> int:
         print(f"{'ok  ' if ok else 'FAIL'} {what}" + ("" if ok or not fix else f"\n     fix: {fix}"))
         problems += not ok
 
-    model_dir = settings.model_dir or default_model_dir()
-    try:
-        config = load_config(model_dir)
-        from .infer import OnnxNLI
+    for model_dir in model_dirs(settings.model_dir):
+        try:
+            config = load_config(model_dir)
+            from .infer import OnnxNLI
 
-        nli = OnnxNLI(model_dir)
-        probe = nli.score([("The cat sat on the mat.", "A cat is sitting.")])[0]
-        check(True, f"model {config.name} loads from {model_dir} (probe entailment {probe.entailment:.2f})")
-    except ModelUnavailable as exc:
-        check(
-            False,
-            f"model: {exc}",
-            "reinstall CiteLens (`pip install .`) or pass --model DIR of models/<name>/",
-        )
+            probe = _PROBES["fr" if "fr" in config.languages else "en"]
+            score = OnnxNLI(model_dir).score([probe])[0]
+            check(
+                True,
+                f"model {config.name} for {', '.join(config.languages)} loads from {model_dir} "
+                f"(probe entailment {score.entailment:.2f})",
+            )
+        except ModelUnavailable as exc:
+            check(
+                False,
+                f"model: {exc}",
+                "reinstall CiteLens (`pip install .`) or pass --model DIR of models/<name>/",
+            )
     with socket.socket() as probe_socket:
         try:
             probe_socket.bind((settings.host, settings.port))

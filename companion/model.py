@@ -49,6 +49,8 @@ class ModelConfig:
     # weights' and the config's (thresholds, combiner) SHA-256.
     onnx_sha256: str = ""
     config_sha256: str = ""
+    # The languages it was trained and measured on (ISO 639-1), which route statements to it.
+    languages: tuple[str, ...] = ("en",)
 
     def describe(self) -> dict[str, object]:
         return {
@@ -57,6 +59,7 @@ class ModelConfig:
             "quantization": self.quantization,
             "labels": list(self.labels),
             "max_length": self.max_length,
+            "languages": list(self.languages),
             "sha256": {"model.onnx": self.onnx_sha256, "config.json": self.config_sha256},
         }
 
@@ -94,6 +97,7 @@ def load_config(model_dir: Path) -> ModelConfig:
         features_version=str(combiner.get("features_version", "")),
         onnx_sha256=_sha256(model_dir / "model.onnx"),
         config_sha256=hashlib.sha256(data).hexdigest(),
+        languages=tuple(str(code).lower() for code in raw.get("languages", ["en"])),
     )
 
 

@@ -16,6 +16,8 @@ from .config import Settings
 from .fetch import PageFetcher
 from .infer import OnnxNLI
 from .judge import Judge
+from .judges import Judges, model_dirs
+from .model import ModelConfig
 from .pipeline import SourceLoader, Verifier
 
 __all__ = ["Runtime"]
@@ -26,9 +28,9 @@ log = logging.getLogger(__name__)
 class Runtime:
     def __init__(self, settings: Settings, *, fetch: bool = True):
         self.settings = settings
-        self.nli = OnnxNLI(settings.model_dir, threads=settings.onnx_threads)
-        self.model = self.nli.config
-        self.judge = Judge(self.nli, self.model, settings.retrieval)
+        self.judges = Judges.from_dirs(model_dirs(settings.model_dir), self._judge_for)
+        self.judge = self.judges.default  # loaded now: a broken default model stops the start in words
+        self.nli, self.model = self.judge.nli, self.judge.model
         self.cache = (
             PageCache(settings.cache_path, ttl_s=settings.cache_ttl_s, max_bytes=settings.cache_max_bytes)
             if settings.use_cache
@@ -40,7 +42,7 @@ class Runtime:
         self._judge_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="citelens-judge")
         self._extract_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="citelens-extract")
         self.verifier = Verifier(
-            self.judge,
+            self.judges,
             SourceLoader(self.fetcher, self.cache, settings.limits, self._extract_pool),
             self._judge_pool,
         )
@@ -48,6 +50,10 @@ class Runtime:
             log.warning(
                 "TEST MODE: the fetcher may reach these private addresses: %s", sorted(settings.allow_private)
             )
+
+    def _judge_for(self, config: ModelConfig) -> Judge:
+        nli = OnnxNLI(config.path, threads=self.settings.onnx_threads)
+        return Judge(nli, nli.config, self.settings.retrieval)
 
     async def __aenter__(self) -> Runtime:
         if self.fetcher is not None:

@@ -1,0 +1,87 @@
+"""One Judge per model, and the choice of model for each statement by language (issue 14).
+
+Each model folder's config.json lists the languages it was trained and measured on. A statement
+goes to the first model (the default comes first) whose languages hold the statement's language
+and those of all its readable sources; a statement whose languages no model holds together goes
+to a model that holds its own language (a multilingual one reads a French claim against an
+English page), and failing that to the default model, which is then named in the result as the
+one that judged it.
+
+Models other than the default load on first use: an English-only user never pays for the
+multilingual model's memory or start-up.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+from .errors import ModelUnavailable
+from .judge import Judge
+from .model import ModelConfig, default_model_dir, load_config
+from .records import Citation, SourceResult, Statement, StatementJudgment
+
+__all__ = ["Judges", "model_dirs"]
+
+
+def model_dirs(chosen: Path | None = None) -> list[Path]:
+    """`chosen` alone (`--model DIR`), or every shipped model folder, the default first."""
+    if chosen is not None:
+        return [chosen]
+    default = default_model_dir()
+    found = sorted(p for p in default.parent.iterdir() if (p / "config.json").is_file())
+    return sorted(found, key=lambda p: p != default) or [default]
+
+
+class Judges:
+    """Hands each statement to its model's Judge; used wherever one Judge was."""
+
+    def __init__(self, configs: Sequence[ModelConfig], build: Callable[[ModelConfig], Judge]):
+        if not configs:
+            raise ModelUnavailable("no model to judge with")
+        self.configs = tuple(configs)
+        self._build = build
+        self._judges: dict[str, Judge] = {}
+        self._lock = threading.Lock()
+
+    @classmethod
+    def from_dirs(cls, dirs: Sequence[Path], build: Callable[[ModelConfig], Judge]) -> Judges:
+        return cls([load_config(d) for d in dirs], build)
+
+    @property
+    def default(self) -> Judge:
+        return self._judge(self.configs[0])
+
+    def loaded(self) -> list[str]:
+        return [c.name for c in self.configs if c.name in self._judges]
+
+    def choose(self, statement: Statement, sources: Mapping[str, SourceResult]) -> ModelConfig:
+        own = {s.document.language for c in statement.citations if (s := sources.get(c.url)) and s.document}
+        wanted = {statement.language} | own
+        for config in self.configs:
+            if wanted <= set(config.languages):
+                return config
+        for config in self.configs:
+            if statement.language in config.languages:
+                return config
+        return self.configs[0]
+
+    def judge(self, statement: Statement, sources: Mapping[str, SourceResult]) -> StatementJudgment:
+        config = self.choose(statement, sources)
+        return dataclasses.replace(self._judge(config).judge(statement, sources), model=config.name)
+
+    def elsewhere(
+        self, result: StatementJudgment, sources: Mapping[str, SourceResult], cited_by: Mapping[str, Citation]
+    ) -> StatementJudgment:
+        # The model that judged the statement looks for it elsewhere too: one scale per statement.
+        config = next((c for c in self.configs if c.name == result.model), self.configs[0])
+        return self._judge(config).elsewhere(result, sources, cited_by)
+
+    def _judge(self, config: ModelConfig) -> Judge:
+        with self._lock:
+            judge = self._judges.get(config.name)
+            if judge is None:
+                judge = self._judges[config.name] = self._build(config)
+            return judge
