@@ -8,6 +8,7 @@
 export const CONTENT_FILES = [
   'shared/messages.js',
   'shared/url-rules.js',
+  'shared/browser-read.js',
   'anchoring/textmap.js',
   'anchoring/quote.js',
   'adapters/url-hygiene.js',

@@ -32,7 +32,7 @@
       this.request = request;
       this.url = location.href;
       this.selectionText = selectedText();
-      /** @type {Map<string, {status: string, reason?: string, title?: string}>} */
+      /** @type {Map<string, {url: string, status: string, reason?: string, title?: string, via?: string, browser_may_read?: boolean}>} */
       this.sources = new Map();
       /** @type {Map<number, any>} */
       this.lines = new Map();
@@ -45,6 +45,7 @@
         onExport: () => exportAudit(this),
         onClose: () => clear(true),
         onOptions: () => api.runtime.sendMessage({ type: MSG.OPEN_OPTIONS }),
+        onReadInBrowser: () => void this.readInBrowser(),
       });
       const hidden = this.capture.hidden_sources;
       this.hiddenNote = hidden.unresolved
@@ -99,7 +100,35 @@
         uncitedSupported: this.summary ? this.summary.uncited_but_supported : 0,
         warning,
         note: this.hiddenNote,
+        browserReadable: [...new Set(CL.browserRead.browserReadable(this.sources.values()).map((/** @type {string} */ u) => new URL(u).host))],
+        readByBrowser: [...this.sources.values()].filter((s) => s.via === 'browser' && s.status === 'ok').length,
       });
+    }
+
+    /**
+     * "Read through my browser": the background asks the reader's permission in an extension
+     * page, reads the pages and checks the answer again; its lines then replace the verdicts.
+     */
+    async readInBrowser() {
+      const urls = CL.browserRead.browserReadable(this.sources.values());
+      if (!urls.length) return;
+      const bar = this.overlay.bar;
+      bar.readingInBrowser('Waiting for your permission…');
+      bar.status('CiteLens opened a page that asks you to allow reading these sites through your browser.');
+      let reply;
+      try {
+        reply = await api.runtime.sendMessage({ type: MSG.READ_IN_BROWSER, runId: this.id, request: this.request, urls });
+      } catch (error) {
+        reply = { error: { message: `The extension did not answer (${String(error)}). Click the CiteLens button to start again.` } };
+      }
+      if (!reply || reply.error) {
+        bar.readingInBrowser(null);
+        bar.status(reply ? reply.error.message : 'The extension did not answer. Click the CiteLens button to start again.');
+        return;
+      }
+      // The re-check's lines follow (start, source, statement…, summary), as after a click.
+      this.finished = false;
+      this.summary = null;
     }
 
     countsSoFar() {

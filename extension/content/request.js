@@ -53,7 +53,7 @@
    * The overlay's view of one streamed statement.
    * @param {import('../shared/types.js').StatementLine} line
    * @param {import('../shared/types.js').VerifyRequest} request
-   * @param {Map<string, {status: string, reason?: string, title?: string}>} sources  from the `source` lines
+   * @param {Map<string, {status: string, reason?: string, title?: string, via?: string, browser_may_read?: boolean}>} sources  from the `source` lines
    */
   function statementView(line, request, sources) {
     const numbers = sourceNumbers(request);
@@ -75,6 +75,8 @@
         title: source.title || '',
         judgment: judged ? judged.judgment : source.status === 'inaccessible' ? 'inaccessible' : 'no_support',
         irrelevant: !!(judged && judged.irrelevant),
+        via: source.via || '',
+        browserMayRead: source.browser_may_read === true && source.via !== 'browser',
         reason:
           source.status === 'inaccessible'
             ? source.reason || 'unavailable'

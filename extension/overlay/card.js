@@ -15,6 +15,8 @@
    * @property {string} judgment   this source's own verdict on the sentence
    * @property {boolean} irrelevant
    * @property {string} reason     why it could not be read, when it could not
+   * @property {string} [via]      'browser' when it was read through the reader's browser
+   * @property {boolean} [browserMayRead]  unread, but the reader's browser may be let in
    * @property {{text: string, href: string}[]} quotes
    */
 
@@ -181,6 +183,12 @@
         this.add(box, 'div', '', source.irrelevant ? `${verdict}; not needed for this sentence` : verdict);
       }
       if (refutes) box.classList.add('refutes');
+      if (source.via === 'browser') {
+        box.classList.add('via-browser');
+        this.add(box, 'div', 'via', 'Read through your browser');
+      } else if (source.reason && source.browserMayRead) {
+        this.add(box, 'div', 'via', 'Your browser may be let in: press Read through my browser in the CiteLens bar.');
+      }
       this.addQuotes(box, source.quotes);
       if (!source.quotes.length && !source.reason) {
         const link = /** @type {HTMLAnchorElement} */ (this.add(box, 'a', 'open', 'Open source ↗'));

@@ -10,9 +10,11 @@
     /**
      * @param {ShadowRoot|Element} layer
      * @param {{onExport: () => void, onClose: () => void, onOptions: () => void,
+     *   onReadInBrowser?: () => void,
      *   attention?: () => {index: number, kind: string, label: string, text: string}[],
      *   jump?: (index: number, from: HTMLElement) => void}} actions  attention: the sentences the
-     *   reader should look at; jump: go to one and open its card
+     *   reader should look at; jump: go to one and open its card; onReadInBrowser: the reader
+     *   asked to read the sources that turned the companion away through their browser
      */
     constructor(layer, actions) {
       this.doc = /** @type {Document} */ (layer.ownerDocument);
@@ -41,9 +43,12 @@
     /**
      * @param {{counts: Record<string, number>, contradicted: number, recall?: number,
      *   precision?: number, misplaced?: number, uncitedSupported?: number, warning?: string,
-     *   note?: string}} summary  misplaced, uncitedSupported: the summary line's
-     *   misplaced_citations and uncited_but_supported; warning: the results are incomplete;
-     *   note: something the reader should know about complete results
+     *   note?: string, browserReadable?: string[], readByBrowser?: number}} summary
+     *   misplaced, uncitedSupported: the summary line's misplaced_citations and
+     *   uncited_but_supported; warning: the results are incomplete; note: something the reader
+     *   should know about complete results; browserReadable: the hosts of sources that turned
+     *   the companion away and the reader's browser may read (one button offers it);
+     *   readByBrowser: sources read through the reader's browser
      */
     done(summary) {
       const parts = [this.brand(), this.span('counts', CL.overlay.countsPhrase(summary.counts, summary.contradicted))];
@@ -55,7 +60,21 @@
       if (elsewhere) parts.push(this.span('elsewhere', elsewhere));
       if (summary.warning) parts.push(this.message(summary.warning));
       if (summary.note) parts.push(this.span('note', summary.note));
-      this.render(summary.warning ? 'warning' : '', parts, [this.button('Export audit card', 'export', this.actions.onExport)]);
+      if (summary.readByBrowser) {
+        const n = summary.readByBrowser;
+        parts.push(this.span('via-browser', `${n} source${n === 1 ? '' : 's'} read through your browser`));
+      }
+      const buttons = [this.button('Export audit card', 'export', this.actions.onExport)];
+      const hosts = summary.browserReadable || [];
+      if (hosts.length && this.actions.onReadInBrowser) {
+        const why = this.span('browser-note', `${hosts.join(', ')} turned the companion away; your browser may be let in.`);
+        why.id = 'citelens-browser-note';
+        parts.push(why);
+        const read = this.button('Read through my browser', 'read-in-browser', this.actions.onReadInBrowser);
+        read.setAttribute('aria-describedby', why.id);
+        buttons.unshift(read);
+      }
+      this.render(summary.warning ? 'warning' : '', parts, buttons);
       this.renderAttention();
     }
 
@@ -117,6 +136,15 @@
       if (button) {
         button.disabled = busy;
         button.textContent = busy ? 'Exporting…' : 'Export audit card';
+      }
+    }
+
+    /** While the browser reads: the button waits, and says for what. @param {string|null} waiting */
+    readingInBrowser(waiting) {
+      const button = /** @type {HTMLButtonElement|null} */ (this.el.querySelector('[data-action="read-in-browser"]'));
+      if (button) {
+        button.disabled = waiting !== null;
+        button.textContent = waiting ?? 'Read through my browser';
       }
     }
 

@@ -24,6 +24,13 @@
     OPEN_OPTIONS: 'citelens:open-options',
     // content → background when the reader closes the overlay, so the page stylesheet goes too.
     CLEARED: 'citelens:cleared',
+    // content → background: the reader pressed "Read through my browser".
+    // {runId, request, urls}; reply {ok: true} (then STREAM_LINEs of the re-check) | {error: UserError}
+    READ_IN_BROWSER: 'citelens:read-in-browser',
+    // permit page → background: what to ask for. {id}; reply {origins, hosts} | null (ended)
+    PERMIT_DETAILS: 'citelens:permit-details',
+    // permit page → background: the reader's answer. {id, granted}
+    PERMIT_ANSWER: 'citelens:permit-answer',
   });
 
   // api.md conventions: other tests write these keys into storage.local directly.

@@ -8,6 +8,7 @@ source loader; the via-browser tests run the real companion (real model) over HT
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -16,7 +17,7 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
-from companion.addresses import AddressPolicy
+from companion.addresses import AddressPolicy, non_global_reason
 from companion.config import Limits
 from companion.errors import Blocked
 from companion.fetch import PageFetcher, check_browser_address
@@ -24,6 +25,7 @@ from companion.pipeline import SourceLoader
 from companion.records import InlineSource, SourceResult
 from tests.conftest import free_port
 
+ROOT = Path(__file__).resolve().parents[2]
 PAGES = Path(__file__).parent.parent / "fixtures" / "pages"
 HONEY = (PAGES / "honey.html").read_text(encoding="utf-8")
 
@@ -278,3 +280,31 @@ async def test_an_unknown_via_is_a_clear_422(settings_for, start_companion) -> N
         assert r.status == 422
         error = (await r.json())["error"]
     assert error["field"] == "sources['https://example.org/a'].via"
+
+
+HOST_CASES = json.loads((Path(__file__).parent.parent / "fixtures" / "host-cases.json").read_text("utf-8"))
+
+
+@pytest.mark.parametrize(
+    ("host", "private"),
+    [(h, True) for h in HOST_CASES["private"]] + [(h, False) for h in HOST_CASES["public"]],
+)
+def test_the_shared_host_cases(host: str, private: bool) -> None:
+    """The extension refuses the same hosts before it reads (tests/extension/unit/browser-read.test.js)."""
+    try:
+        AddressPolicy().check_browser_url(f"http://{host}/a")
+    except Blocked:
+        assert private, host
+    else:
+        assert not private, host
+
+
+def test_every_shared_range_is_private_here_too() -> None:
+    """The shared IPv4 ranges never refuse what the fetcher's own rules would fetch."""
+    import ipaddress
+
+    rules = json.loads((ROOT / "extension" / "shared" / "url-rules.json").read_text("utf-8"))["private_hosts"]
+    for cidr in rules["ipv4"] + rules["ipv6"]:
+        network = ipaddress.ip_network(cidr)
+        for address in (network[0], network[-1]):
+            assert non_global_reason(address), (cidr, address)
