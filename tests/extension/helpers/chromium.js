@@ -1,5 +1,5 @@
 // Debian's Chromium with the unpacked extension, driven by playwright-core: Debian's build, since test tools cannot download browsers here.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
@@ -8,9 +8,22 @@ import { EXTENSION } from './fixtures.js';
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const EXTENSION_ID = 'fklgpffhkpenbggfhkflghdlonombjol';
 
-export async function launchChromium() {
+/**
+ * @param {{grantHosts?: string[]}} [options]  grantHosts: test-only, host patterns added to a copy
+ *   of the manifest's host_permissions, so that permissions.request for them resolves without
+ *   Chromium's native prompt, which no test driver can press (same key, same extension id)
+ */
+export async function launchChromium({ grantHosts = [] } = {}) {
   const profile = mkdtempSync(path.join(tmpdir(), 'citelens-chromium-'));
-  const ext = EXTENSION.replace(/\/$/, '');
+  let ext = EXTENSION.replace(/\/$/, '');
+  if (grantHosts.length) {
+    const copy = path.join(profile, 'extension');
+    cpSync(ext, copy, { recursive: true });
+    const manifest = JSON.parse(readFileSync(path.join(copy, 'manifest.json'), 'utf8'));
+    manifest.host_permissions = [...manifest.host_permissions, ...grantHosts];
+    writeFileSync(path.join(copy, 'manifest.json'), JSON.stringify(manifest, null, 2));
+    ext = copy;
+  }
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,

@@ -10,13 +10,15 @@ import { EXTENSION } from './fixtures.js';
 
 export const FIREFOX = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
 
-export async function launchFirefox() {
+/** @param {{prefs?: Record<string, unknown>}} [options]  prefs: Firefox preferences for this profile */
+export async function launchFirefox({ prefs = {} } = {}) {
   const browser = await puppeteer.launch({
     browser: 'firefox',
     executablePath: FIREFOX,
     headless: true,
     args: ['--remote-allow-system-access'],
     defaultViewport: { width: 1280, height: 900 },
+    extraPrefsFirefox: prefs,
   });
   const id = await browser.installExtension(EXTENSION.replace(/\/$/, ''));
   const connection = /** @type {any} */ (browser).connection;
