@@ -96,6 +96,7 @@ def export(
     labels: list[str] | None,
     fp32_copy: Path | None,
     per_channel: bool,
+    languages: list[str],
 ) -> Path:
     import onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic
@@ -142,6 +143,7 @@ def export(
                 "labels": order,
                 "max_length": max_length,
                 "quantization": "int8" if quantize else "none",
+                "languages": languages,
             }
         )
         config_path.write_text(json.dumps(previous, indent=2) + "\n")
@@ -163,6 +165,9 @@ def main() -> None:
     parser.add_argument("--no-quantize", dest="quantize", action="store_false")
     parser.add_argument("--per-channel", action="store_true", help="per-channel int8 weights")
     parser.add_argument("--labels", nargs="+", help="label names in the checkpoint's output order")
+    parser.add_argument(
+        "--languages", nargs="+", default=["en"], help="trained and measured on (routes statements)"
+    )
     parser.add_argument("--fp32-copy", type=Path, help="also write the fp32 model here, for comparison")
     args = parser.parse_args()
     out = export(
@@ -174,6 +179,7 @@ def main() -> None:
         labels=args.labels,
         fp32_copy=args.fp32_copy,
         per_channel=args.per_channel,
+        languages=args.languages,
     )
     size = (out / "model.onnx").stat().st_size / 1e6
     print(f"wrote {out} (model.onnx {size:.1f} MB); next: python scripts/calibrate.py --model {out}")
