@@ -8,7 +8,7 @@ evidence (exact / prefix / suffix), and the ALCE figures of the whole page.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from . import __version__
@@ -105,6 +105,8 @@ def _statement_line(result: StatementJudgment) -> Json:
         "unsupported_assertions": list(result.unsupported_assertions),
         "claims": [{"text": c.text, "score": c.score, "supported": c.supported} for c in result.claims],
         "found_elsewhere": [_found(f) for f in result.found_elsewhere],
+        "language": s.language,
+        "model": result.model,
     }
 
 
@@ -153,8 +155,13 @@ async def collect(
     return result
 
 
-def audit_export(page: PageInfo, result: Json, model: ModelConfig) -> Json:
-    """The audit export of a verify result (the plain-JSON form: statements, sources, summary)."""
+def audit_export(
+    page: PageInfo, result: Json, model: ModelConfig, models: Sequence[ModelConfig] = ()
+) -> Json:
+    """The audit export of a verify result (the plain-JSON form: statements, sources, summary).
+
+    `model` is the default model; `models` all those a statement may have gone to (judges.py):
+    the card lists, with its thresholds, each model that judged a statement here."""
     statements = result.get("statements", [])
     # Who read each page (api.md `via`): a card says when the reader's own browser did.
     via = {s.get("url"): s.get("via", "companion") for s in result.get("sources", []) if isinstance(s, dict)}
@@ -162,7 +169,6 @@ def audit_export(page: PageInfo, result: Json, model: ModelConfig) -> Json:
         _card(statement, pc, via) for statement in statements for pc in statement.get("per_citation") or []
     ]
     elsewhere = [_elsewhere_card(s, found) for s in statements for found in s.get("found_elsewhere") or []]
-    thresholds = model.thresholds
     return {
         "page": {
             "url": page.url,
@@ -175,12 +181,12 @@ def audit_export(page: PageInfo, result: Json, model: ModelConfig) -> Json:
             "name": "CiteLens",
             "version": __version__,
             "model": model.describe(),
-            "thresholds": {
-                "complete": thresholds.complete,
-                "partial": thresholds.partial,
-                "claim": thresholds.claim,
-                "contradiction": thresholds.contradiction,
-            },
+            "thresholds": _thresholds(model),
+            "models": [
+                {**m.describe(), "thresholds": _thresholds(m)}
+                for m in models or [model]
+                if m.name in {s.get("model") for s in statements}
+            ],
         },
         "summary": {k: v for k, v in result.get("summary", {}).items() if k != "type"},
         "sources": result.get("sources", []),
@@ -190,6 +196,11 @@ def audit_export(page: PageInfo, result: Json, model: ModelConfig) -> Json:
         # Support found in sources the statement does not cite: never mixed into `cards`.
         "elsewhere": elsewhere,
     }
+
+
+def _thresholds(model: ModelConfig) -> Json:
+    t = model.thresholds
+    return {"complete": t.complete, "partial": t.partial, "claim": t.claim, "contradiction": t.contradiction}
 
 
 def _elsewhere_card(statement: Json, found: Json) -> Json:
@@ -225,6 +236,7 @@ def _card(statement: Json, pc: Json, via: dict[Any, Any]) -> Json:
         "score": pc["score"],
         "reason": pc.get("reason"),
         "via": via.get(pc["url"], "companion"),
+        "model": statement.get("model", ""),
         "selectors": [
             {"type": "TextQuoteSelector", "exact": e["text"], "prefix": e["prefix"], "suffix": e["suffix"]}
             for e in evidence

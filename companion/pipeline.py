@@ -13,6 +13,7 @@ import logging
 import time
 from collections.abc import AsyncGenerator
 from concurrent.futures import Executor
+from dataclasses import replace
 
 from .addresses import AddressPolicy
 from .alce import summarize
@@ -23,6 +24,7 @@ from .extract import document_from_text, extract, html_to_document
 from .extract_pdf import is_pdf
 from .fetch import PageFetcher, check_browser_address
 from .judge import Judge
+from .judges import Judges
 from .records import (
     Citation,
     Document,
@@ -128,7 +130,7 @@ class SourceLoader:
         document = await loop.run_in_executor(
             executor, lambda: extract(fetched, max_chars=limits.max_extracted_chars, limits=limits)
         )
-        document = Document(url, document.title, document.text, document.sentences)
+        document = replace(document, url=url, index=None)
         if self._cache is not None and wall_reason(document.text, title=document.title) is None:
             await asyncio.to_thread(self._cache.put, document)
         return document
@@ -137,7 +139,7 @@ class SourceLoader:
 class Verifier:
     """One answer in, a stream of events out: Started, SourceResult…, StatementJudgment…, Summary."""
 
-    def __init__(self, judge: Judge, sources: SourceLoader, judge_executor: Executor):
+    def __init__(self, judge: Judge | Judges, sources: SourceLoader, judge_executor: Executor):
         self.judge = judge
         self.sources = sources
         self._executor = judge_executor

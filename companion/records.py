@@ -100,6 +100,7 @@ class Statement:
     # The preceding statement and the question: read with the statement so that "it" resolves.
     previous: str = ""
     question: str = ""
+    language: str = "en"  # the answer's language (companion.language), which picks the model
 
 
 # --- fetch and extract: the cited sources ------------------------------------------------------
@@ -129,6 +130,7 @@ class Document:
     title: str
     text: str
     sentences: tuple[Sentence, ...]
+    language: str = "en"  # ISO 639-1, detected when the page is read (companion.language)
     # Built once when the page is read (retrieve.index_page), not again for every claim.
     index: PageIndex | None = field(default=None, compare=False, repr=False)
 
@@ -275,6 +277,7 @@ class StatementJudgment:
     recall: int
     features: tuple[float, ...] = ()  # the combiner's inputs (combiner.FEATURES), for the audit
     found_elsewhere: tuple[FoundElsewhere, ...] = ()  # best first; only for statements not fully supported
+    model: str = ""  # the name of the model that judged it (judges.py picks one by language)
 
     @property
     def unsupported_assertions(self) -> tuple[str, ...]:

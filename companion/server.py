@@ -149,12 +149,18 @@ def _origin_allowed(origin: str, settings: Settings) -> bool:
 
 
 async def health(request: web.Request) -> web.Response:
-    model = request.app[RUNTIME].model
+    runtime = request.app[RUNTIME]
+    model, loaded = runtime.model, runtime.judges.loaded()
     return web.json_response(
         {
             "status": "ok",
             "version": __version__,
             "model": {"name": model.name, "quantization": model.quantization, "labels": list(model.labels)},
+            # Every model a statement may go to, by language (judges.py); the others load on first use.
+            "models": [
+                {"name": c.name, "languages": list(c.languages), "loaded": c.name in loaded}
+                for c in runtime.judges.configs
+            ],
             # The test switch `--allow-private`, so the extension reads those private test pages
             # through the browser too: one switch, here, for both sides. Empty unless in TEST MODE.
             "allow_private": sorted(request.app[SETTINGS].allow_private),
@@ -293,7 +299,7 @@ async def audit(request: web.Request) -> web.Response:
             **{k: str(page_raw.get(k, "")) for k in ("url", "engine", "title", "query", "captured_at")}
         )
         try:
-            return web.json_response(audit_export(page, result, runtime.model))
+            return web.json_response(audit_export(page, result, runtime.model, runtime.judges.configs))
         except (KeyError, TypeError, AttributeError) as exc:
             raise RequestInvalid(
                 f"result is not a /v1/verify result (bad or missing {exc})", field="result.statements"
@@ -303,7 +309,7 @@ async def audit(request: web.Request) -> web.Response:
         return _busy()
     async with gate:
         result = await collect(runtime.verifier.run(verify_request), runtime.model)
-    return web.json_response(audit_export(verify_request.page, result, runtime.model))
+    return web.json_response(audit_export(verify_request.page, result, runtime.model, runtime.judges.configs))
 
 
 def make_app(
