@@ -37,8 +37,10 @@ HELD_SHARE = 0.25
 
 # "X est Y" → "X n'est pas Y": the copulas and auxiliaries RTE hypotheses are mostly built on.
 _NEGATIONS = [
-    (r"\b(est|sont|était|étaient|a|ont|avait|avaient|sera|seront|peut|peuvent|doit|doivent)\b",
-     lambda m: ("n'" if m.group(1)[0] in "aeéiou" else "ne ") + m.group(1) + " pas"),
+    (
+        r"\b(est|sont|était|étaient|a|ont|avait|avaient|sera|seront|peut|peuvent|doit|doivent)\b",
+        lambda m: ("n'" if m.group(1)[0] in "aeéiou" else "ne ") + m.group(1) + " pas",
+    ),
 ]
 _MYTH = [
     ("On lit souvent que {h} C'est faux.", "contradiction"),
@@ -77,16 +79,24 @@ def synthetic(rows: list[dict], rng: random.Random) -> list[dict]:
         if not hypothesis.endswith("."):
             hypothesis += "."
         template, label = rng.choice(_MYTH)
-        out.append({
-            "premise": template.format(h=lower_first(hypothesis)),
-            "hypothesis": hypothesis,
-            "label": label,
-            "kind": "framing",
-        })
+        out.append(
+            {
+                "premise": template.format(h=lower_first(hypothesis)),
+                "hypothesis": hypothesis,
+                "label": label,
+                "kind": "framing",
+            }
+        )
         negated = negate(hypothesis)
         if negated:
-            out.append({"premise": row["premise"], "hypothesis": negated, "label": "contradiction",
-                        "kind": "negation"})
+            out.append(
+                {
+                    "premise": row["premise"],
+                    "hypothesis": negated,
+                    "label": "contradiction",
+                    "kind": "negation",
+                }
+            )
     return out
 
 
@@ -98,7 +108,9 @@ def write(path: Path, rows: list[dict]) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--data", type=Path, default=HERE.parent / "shared" / "data" / "french")
     parser.add_argument("--out", type=Path, default=HERE / "runs" / "splits" / "french")
     parser.add_argument("--seed", type=int, default=13)
@@ -112,8 +124,10 @@ def main() -> None:
     write(args.out / "rte3_fr.held.jsonl", [r for r in rte if held(r["premise"], args.seed)])
 
     daccord = read_rows(args.data / "daccord.jsonl")
-    write(args.out / "daccord.train.jsonl",
-          [r for r in daccord if not held(r["premise"], args.seed) and r["label"] == "contradiction"])
+    write(
+        args.out / "daccord.train.jsonl",
+        [r for r in daccord if not held(r["premise"], args.seed) and r["label"] == "contradiction"],
+    )
     write(args.out / "daccord.held.jsonl", [r for r in daccord if held(r["premise"], args.seed)])
 
     write(args.out / "french_synthetic.jsonl", synthetic(rte_train, rng))
