@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from companion.extract import document_from_passages
+from companion.language import detect_language
 from companion.records import Citation, SourceResult, Statement
 from companion.segment import split_sentences
 
@@ -88,7 +89,11 @@ def example(fmt: str, row: dict) -> Example:
         raise ValueError(f"unknown format {fmt!r}; expected one of {FORMATS}")
     document, owner = document_from_passages(_URL, "", passages)
     citation = Citation(id="c1", marker="1", url=_URL, offset=len(claim))
-    statement = Statement(0, claim, (0, len(claim)), (citation,), previous=previous, question=question)
+    # As the companion reads an answer: its language picks the lexicon (and, in the server, the model).
+    language = detect_language(claim, declared=document.language)
+    statement = Statement(
+        0, claim, (0, len(claim)), (citation,), previous=previous, question=question, language=language
+    )
     source = SourceResult(
         _URL, document if document.sentences else None, "" if document.sentences else "empty"
     )

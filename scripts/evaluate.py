@@ -123,6 +123,14 @@ def metrics(fmt: str, rows: list[dict], preds: list[dict]) -> dict:
     out: dict = {"n": len(rows)}
     if fmt == "snli":
         out["accuracy"] = round(sum(r["label"] == p["label"] for r, p in zip(rows, preds)) / len(rows), 4)
+        # Entailment against the rest, the question a citation check asks (and the only one
+        # two-way sets such as RTE answer).
+        out["balanced_accuracy_2way"] = round(
+            balanced_accuracy(
+                [r["label"] == "entailment" for r in rows], [p["label"] == "entailment" for p in preds]
+            ),
+            4,
+        )
         return out
     gold3 = [ex.gold for ex in examples(fmt, rows)]
     gold = [g == "complete_support" for g in gold3]
