@@ -1,7 +1,7 @@
 """Speed benchmark of the companion (issue 5): end-to-end /v1/verify times, NLI pairs, memory.
 
     python scripts/bench.py [--model DIR] [--runs 5] [--seed 5] [--json] [--profile]
-                            [--skip-large] [--naive-sample 1000]
+                            [--skip-large] [--naive-sample 1000] [--language en|fr]
 
 Workloads (scripts/bench_workload.py, seeded): A, an answer of 12 sentences citing 6 pages of about
 2,500 words; B, 40 sentences citing 15 pages. The pages are served by an aiohttp server inside
@@ -88,7 +88,9 @@ class PageServer:
     """The workloads' pages on 127.0.0.1, counting fetches (a warm run must make none)."""
 
     def __init__(self, workloads: list[Workload]):
-        self.html = {path: page_html(*page) for w in workloads for path, page in w.pages.items()}
+        self.html = {
+            path: page_html(*page, language=w.language) for w in workloads for path, page in w.pages.items()
+        }
         self.hits: Counter[str] = Counter()
         self.port = 0
         self._runner: web.AppRunner | None = None
@@ -432,13 +434,19 @@ async def main() -> int:
     parser.add_argument("--skip-large", action="store_true", help="only the 12-sentence workload")
     parser.add_argument("--profile", action="store_true", help="cProfile of judging the 12-sentence answer")
     parser.add_argument("--json", action="store_true", help="end with one JSON line")
+    parser.add_argument(
+        "--language",
+        default="en",
+        choices=["en", "fr"],
+        help="the workloads' language (fr: pass the multilingual --model)",
+    )
     args = parser.parse_args()
     model = (args.model or default_model_dir()).resolve()
     if not (model / "model.onnx").exists():
         print(f"no model at {model}: pass --model DIR", file=sys.stderr)
         return 2
-    small = make_workload("small", args.seed, pages=6, sentences=12)
-    large = make_workload("large", args.seed, pages=15, sentences=40)
+    small = make_workload("small", args.seed, pages=6, sentences=12, language=args.language)
+    large = make_workload("large", args.seed, pages=15, sentences=40, language=args.language)
     workloads = [small] if args.skip_large else [small, large]
     busy_at_start = training_running()
     print(

@@ -141,6 +141,81 @@ _SYNONYMS = {
 }
 
 
+# The French workload (issue 14: a French answer's speed with the multilingual model): the same
+# shapes, French words; the grammar is rough (genders are not matched), the length is realistic.
+_TOPICS_FR = [
+    (
+        "fleuve",
+        ["delta", "plaine inondable", "sédiment", "chenal", "digue"],
+        ["Varnholt", "la baie de Lessing"],
+    ),
+    (
+        "glacier",
+        ["moraine", "champ de glace", "crevasse", "eau de fonte", "cirque"],
+        ["le pic Kestrel", "Sorvik"],
+    ),
+    ("forêt", ["canopée", "sous-bois", "semis", "clairière", "tourbière"], ["le bois de Marrow", "Olmstead"]),
+    ("port", ["quai", "brise-lames", "drague", "marégraphe", "jetée"], ["Port Callen", "Rennick"]),
+    ("verger", ["greffe", "porte-greffe", "floraison", "pressoir", "haie"], ["Fenwold", "Dunmere"]),
+    (
+        "observatoire",
+        ["télescope", "coupole", "spectrographe", "carte du ciel", "miroir"],
+        ["le mont Ilsa", "Bexley"],
+    ),
+    (
+        "chemin de fer",
+        ["viaduc", "poste d'aiguillage", "tranchée", "gare de triage", "tunnel"],
+        ["Hartsfield"],
+    ),
+    ("marais", ["roselière", "écluse", "héronnière", "marais salant", "digue"], ["Ebbmoor", "Strand"]),
+]
+_VERB_PAST_FR = ["enregistré", "déplacé", "transporté", "perdu", "gagné", "produit", "stocké", "mesuré"]
+_VERB_PRES_FR = ["soutient", "abrite", "nourrit", "façonne", "draine", "protège", "attire", "limite"]
+_UNITS_FR = ["tonnes", "hectares", "kilomètres", "mètres", "litres", "visiteurs", "ouvriers", "bateaux"]
+_SEASONS_FR = ["au printemps", "en été", "en automne", "en hiver", "à la saison sèche"]
+_ADJ_FR = ["ancien", "étroit", "large", "vieux", "calme", "profond"]
+_FILLER_FR = ["les archives locales", "le relevé paroissial", "une étude ultérieure", "le rapport annuel"]
+_SYNONYMS_FR = {
+    "enregistré": "consigné",
+    "transporté": "acheminé",
+    "produit": "fourni",
+    "mesuré": "relevé",
+    "soutient": "entretient",
+    "abrite": "héberge",
+    "protège": "préserve",
+    "ancien": "vieux",
+    "étroit": "resserré",
+}
+
+
+def _sentence_fr(rng: random.Random, topic: tuple[str, list[str], list[str]]) -> str:
+    name, nouns, places = topic
+    noun, noun2, noun3 = rng.sample(nouns, 3)
+    place, person = rng.choice(places), rng.choice(_PEOPLE)
+    year, num = rng.randint(1780, 2024), rng.choice([rng.randint(2, 99), rng.randint(100, 9999)])
+    past, present, unit = rng.choice(_VERB_PAST_FR), rng.choice(_VERB_PRES_FR), rng.choice(_UNITS_FR)
+    templates = [
+        f"En {year}, le {name} de {place} a {past} {num} {unit} par son {noun}.",
+        f"Selon {person}, le {noun} {rng.choice(_ADJ_FR)} près de {place} {present} le {noun2} "
+        f"{rng.choice(_SEASONS_FR)}.",
+        f"Le {noun} a été décrit pour la première fois par {person} en {year}, quand le {noun2} de "
+        f"{place} était encore {rng.choice(_ADJ_FR)}.",
+        f"{person} a mesuré {num} {unit} entre le {noun} et le {noun2} de {place} en {year}.",
+        f"Le {noun} du {name} {present} le {noun2} et le {noun3}, comme le montrent "
+        f"{rng.choice(_FILLER_FR)}.",
+        f"En {year}, le {noun2} de {place} avait {rng.choice(_VERB_PAST_FR)} environ {num} {unit}.",
+    ]
+    return rng.choice(templates)
+
+
+def _paraphrase_fr(rng: random.Random, sentence: str) -> str:
+    if sentence.startswith("Selon ") and "," in sentence:  # drop the attribution, keep the claim
+        sentence = sentence.split(", ", 1)[1]
+        sentence = sentence[0].upper() + sentence[1:]
+    words = sentence.rstrip(".").split(" ")
+    return " ".join(_SYNONYMS_FR.get(w, w) if rng.random() < 0.7 else w for w in words) + "."
+
+
 def _sentence(rng: random.Random, topic: tuple[str, list[str], list[str]]) -> str:
     name, nouns, places = topic
     noun, noun2, noun3 = rng.sample(nouns, 3)
@@ -193,6 +268,7 @@ class Workload:
     text: str = ""
     citations: list[dict[str, object]] = field(default_factory=list)  # url holds the path until `body`
     kinds: list[str] = field(default_factory=list)
+    language: str = "en"
 
     def words(self, path: str) -> int:
         return sum(len(s.split()) for p in self.pages[path][1] for s in p)
@@ -213,21 +289,31 @@ class Workload:
         }
 
 
-def make_workload(name: str, seed: int, *, pages: int, sentences: int, words: int = 2_500) -> Workload:
+def make_workload(
+    name: str, seed: int, *, pages: int, sentences: int, words: int = 2_500, language: str = "en"
+) -> Workload:
     rng = random.Random(f"{name}:{seed}")
-    topics = (
-        rng.sample(_TOPICS, pages) if pages <= len(_TOPICS) else [rng.choice(_TOPICS) for _ in range(pages)]
+    french = language == "fr"
+    pool = _TOPICS_FR if french else _TOPICS
+    sentence_of, paraphrase = (_sentence_fr, _paraphrase_fr) if french else (_sentence, _paraphrase)
+    topics = rng.sample(pool, pages) if pages <= len(pool) else [rng.choice(pool) for _ in range(pages)]
+    question = (
+        f"que sait-on du {topics[0][0]} de {topics[0][2][0]}"
+        if french
+        else (f"what is known about the {topics[0][0]} at {topics[0][2][0]}")
     )
-    work = Workload(name=name, question=f"what is known about the {topics[0][0]} at {topics[0][2][0]}")
+    work = Workload(name=name, question=question, language=language)
     page_sentences: list[list[str]] = []
     for k, topic in enumerate(topics):
         paragraphs, count = [], 0
         while count < words:
-            paragraph = [_sentence(rng, topic) for _ in range(rng.randint(3, 7))]
+            paragraph = [sentence_of(rng, topic) for _ in range(rng.randint(3, 7))]
             count += sum(len(s.split()) for s in paragraph)
             paragraphs.append(paragraph)
         work.pages[f"/{name}/page-{k + 1}.html"] = (
-            f"The {topic[0]} at {topic[2][0]}: notes {k + 1}",
+            f"Le {topic[0]} de {topic[2][0]} : notes {k + 1}"
+            if french
+            else f"The {topic[0]} at {topic[2][0]}: notes {k + 1}",
             paragraphs,
         )
         page_sentences.append([s for p in paragraphs for s in p])
@@ -241,7 +327,7 @@ def make_workload(name: str, seed: int, *, pages: int, sentences: int, words: in
         kind = kinds[i % len(kinds)] if i else "copy"
         source = rng.choice(page_sentences[k])
         if kind == "paraphrase":
-            sentence = _paraphrase(rng, source)
+            sentence = paraphrase(rng, source)
         elif kind == "wrong-number":
             sentence = _wrong_number(rng, source)
         elif kind == "other-page":
@@ -262,13 +348,14 @@ def make_workload(name: str, seed: int, *, pages: int, sentences: int, words: in
     return work
 
 
-def page_html(title: str, paragraphs: list[list[str]]) -> str:
+def page_html(title: str, paragraphs: list[list[str]], language: str = "en") -> str:
     """An article page with the boilerplate a real site has around its text."""
     nav = "".join(f"<li><a href='/section/{i}'>Section {i}</a></li>" for i in range(1, 9))
     aside = "".join(f"<li><a href='/related/{i}'>Related story number {i}</a></li>" for i in range(1, 6))
     body = "".join("<p>" + " ".join(p) + "</p>\n" for p in paragraphs)
     return (
-        f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{title}</title></head><body>"
+        f"<!doctype html><html lang='{language}'><head><meta charset='utf-8'><title>{title}</title></head>"
+        "<body>"
         f"<header><nav><ul>{nav}</ul></nav></header><main><article><h1>{title}</h1>\n{body}</article>"
         f"<aside><h2>Related</h2><ul>{aside}</ul></aside></main>"
         f"<footer><p>Copyright 2026 Example Field Notes. All rights reserved.</p></footer></body></html>"
