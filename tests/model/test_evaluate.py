@@ -89,7 +89,7 @@ def test_snli_lines_carry_a_label(tmp_path):
     ]
     data.write_text("".join(json.dumps(r) + "\n" for r in rows))
     out = tmp_path / "pred.jsonl"
-    subprocess.run(
+    done = subprocess.run(
         [
             sys.executable,
             str(ROOT / "scripts" / "evaluate.py"),
@@ -108,6 +108,9 @@ def test_snli_lines_carry_a_label(tmp_path):
     )
     labels = [json.loads(line)["label"] for line in out.read_text().splitlines()]
     assert labels == ["entailment", "contradiction"]
+    # Entailment against the rest, the figure issue 14's French bar is stated in.
+    metrics = json.loads(done.stdout.splitlines()[-1])
+    assert metrics["accuracy"] == 1.0 and metrics["balanced_accuracy_2way"] == 1.0
 
 
 MEANING_FAMILIES = {"myth", "negation", "quantifier", "direction", "attribution", "scope"}
