@@ -11,6 +11,7 @@
  * (background/browser-read.js) → the same answer goes to /v1/verify again with them inline,
  * `via: "browser"`, and the lines replace the tab's verdicts in place.
  */
+import './shared/i18n.js';
 import './shared/messages.js';
 import './shared/url-rules.js';
 import './shared/browser-read.js';
@@ -20,7 +21,8 @@ import { CompanionError, toUserError } from './background/errors.js';
 import { CONTENT_FILES } from './background/content-files.js';
 import { loadSettings } from './background/settings.js';
 
-const { MSG, browserRead } = /** @type {any} */ (globalThis).CiteLens;
+const { MSG, browserRead, i18n } = /** @type {any} */ (globalThis).CiteLens;
+const { t } = i18n;
 const api = /** @type {typeof chrome} */ (/** @type {any} */ (globalThis).browser || globalThis.chrome);
 
 const PAGE_CSS = ['overlay/page-highlights.css'];
@@ -128,16 +130,8 @@ async function readInBrowser(tabId, { runId, request, urls }) {
     const answer = await askPermission(tabId, origins);
     if (answer !== 'granted') {
       const hosts = [...new Set(wanted.map((u) => new URL(u).host))].join(', ');
-      const what =
-        answer === 'timeout'
-          ? 'The permission page waited too long for an answer'
-          : `CiteLens was not allowed to read ${hosts} through your browser`;
-      return {
-        error: {
-          code: 'permission_refused',
-          message: `${what}, so those sources stay unread. To read them, press Read through my browser again and choose Allow and read, then allow it when your browser asks.`,
-        },
-      };
+      const message = answer === 'timeout' ? t('permission_timeout') : t('permission_refused', hosts);
+      return { error: { code: 'permission_refused', message } };
     }
   }
   const pages = await readPages(urls, allowPrivate);
@@ -200,7 +194,7 @@ async function inject(tabId) {
     await api.action.setBadgeText({ tabId, text: '!' });
     await api.action.setTitle({
       tabId,
-      title: `CiteLens cannot read this page: the browser does not let extensions into it (${String(error).slice(0, 120)}).`,
+      title: t('action_title_forbidden_page', String(error).slice(0, 120)),
     });
     return false;
   }

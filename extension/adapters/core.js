@@ -6,10 +6,8 @@
  */
 'use strict';
 (function (CL) {
-  const NO_ANSWER = 'No answer found here — select the answer text and click again.';
-  const NO_CITATIONS =
-    'This answer has no citation links, so there is nothing to check. If it does cite sources, ' +
-    'select the answer text together with its source links and click again.';
+  // What the reader is told when the capture fails, in their language (shared/i18n.js).
+  const MESSAGES = Object.freeze({ get NO_ANSWER() { return CL.i18n.t('capture_no_answer'); }, get NO_CITATIONS() { return CL.i18n.t('capture_no_citations'); } });
   // "[3]", "3", "¹", "3, 4", "1-3": link text that is a marker, not words of the sentence.
   const MARKER_TEXT = /^[[(【]?\s*(\d{1,3}|[⁰¹²³⁴⁵⁶⁷⁸⁹]+)(\s*[-–,]\s*\d{1,3})*\s*[\])】]?$/;
   // A short link right after a sentence's end ("…in Paris. wikipedia") is a source chip.
@@ -266,7 +264,7 @@
     } else {
       blocks = answerBlocks(doc, adapter.selectors.turns || [], found, bound.citationCount, adapter.minCitations || 0, selection);
     }
-    if (!blocks.length) throw new CaptureError('no_answer', NO_ANSWER);
+    if (!blocks.length) throw new CaptureError('no_answer', MESSAGES.NO_ANSWER);
     let container = blocks[0];
     while (container.parentElement && !blocks.every((b) => container.contains(b))) container = container.parentElement;
 
@@ -278,7 +276,7 @@
         (blocks.length > 1 && !blocks.some((b) => b.contains(el) || el.contains(b))),
       clip,
     });
-    if (!map.text.trim()) throw new CaptureError('no_answer', NO_ANSWER);
+    if (!map.text.trim()) throw new CaptureError('no_answer', MESSAGES.NO_ANSWER);
 
     const [citations, seen] = [[], new Set()];
     let [chips, unresolved] = [0, 0];
@@ -292,7 +290,7 @@
         citations.push(hint ? { offset, url, marker, hint } : { offset, url, marker });
       }
     }
-    if (!citations.length) throw new CaptureError('no_citations', NO_CITATIONS, container);
+    if (!citations.length) throw new CaptureError('no_citations', MESSAGES.NO_CITATIONS, container);
 
     return {
       capture: {
@@ -392,6 +390,6 @@
     matchesAny,
     defaultCitationUrls,
     CaptureError,
-    MESSAGES: { NO_ANSWER, NO_CITATIONS },
+    MESSAGES,
   });
 })((globalThis.CiteLens ??= {}));

@@ -5,6 +5,9 @@
  */
 import { CompanionError, MIN_COMPANION_VERSION, versionAtLeast, words } from './errors.js';
 import { readLines } from './ndjson.js';
+import '../shared/i18n.js';
+
+const { t } = /** @type {any} */ (globalThis).CiteLens.i18n;
 
 const HEALTH_TIMEOUT_MS = 3_000;
 // The companion fetches pages (≤ 15 s each) before the first statement line; a stream silent
@@ -129,7 +132,7 @@ export async function verifyStream(settings, request, onLine, signal) {
     clearTimeout(idle);
   }
   if (!summary) {
-    throw new CompanionError('partial', words.partial(received, expected, 'the stream ended early'), { received });
+    throw new CompanionError('partial', words.partial(received, expected, t('stream_ended_early')), { received });
   }
 }
 
@@ -173,7 +176,7 @@ export async function testConnection(settings) {
   if (!response.ok && (response.status === 401 || response.status === 403 || response.status === 421 || response.status >= 500 || response.status === 404)) {
     throw await failure(response, settings.companion);
   }
-  return { version: String(about.version), model: String((about.model && about.model.name) || 'unknown model') };
+  return { version: String(about.version), model: String((about.model && about.model.name) || t('unknown_model')) };
 }
 
 // --- one-click pairing (docs/api.md "Pairing") ----------------------------------------------
@@ -186,13 +189,10 @@ const PAIR_CALL_TIMEOUT_MS = 5_000;
 
 const pairWords = {
   /** @param {string} base */
-  noPairing: (base) =>
-    `The companion at ${base} cannot pair in one click (it is older than this extension). Paste the token from \`citelens token\` instead, or update CiteLens.`,
-  pending: () =>
-    'Another pairing request is waiting at the companion. Wait two minutes, or confirm or ignore it in the terminal, and try again.',
-  tooMany: () => 'Too many pairing requests in the last minutes. Wait a few minutes and try again.',
-  gone: () =>
-    'The pairing request ended before it was confirmed (it expired, or a wrong code was typed too often). Press Pair with the companion to start again.',
+  noPairing: (base) => t('pair_error_not_supported', base),
+  pending: () => t('pair_error_pending'),
+  tooMany: () => t('pair_error_too_many'),
+  gone: () => t('pair_error_gone'),
 };
 
 /**

@@ -6,6 +6,7 @@
 // Injection order matters: each file adds to globalThis.CiteLens what the later ones use, and
 // the controller, last, starts listening.
 export const CONTENT_FILES = [
+  'shared/i18n.js',
   'shared/messages.js',
   'shared/url-rules.js',
   'shared/browser-read.js',

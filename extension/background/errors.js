@@ -14,6 +14,10 @@
  *     partial       the stream broke after some lines
  */
 
+import '../shared/i18n.js';
+
+const { t, plural } = /** @type {any} */ (globalThis).CiteLens.i18n;
+
 export const MIN_COMPANION_VERSION = '0.1.0';
 
 export class CompanionError extends Error {
@@ -32,50 +36,43 @@ export class CompanionError extends Error {
 
 export const words = {
   /** @param {string} base */
-  notRunning: (base) =>
-    `The CiteLens companion is not running at ${base}. Start it with \`citelens serve\` and try again.`,
-  notPaired: () =>
-    'CiteLens is not paired with its companion yet: open CiteLens options and press Pair with the companion (or paste the token from `citelens token`).',
-  badToken: () =>
-    'The companion did not accept the pairing token (401): open CiteLens options and press Pair with the companion (or paste the token from `citelens token`).',
+  notRunning: (base) => t('error_not_running', base),
+  notPaired: () => t('error_not_paired'),
+  badToken: () => t('error_bad_token'),
   /** @param {number} status @param {string} detail */
-  forbidden: (status, detail) =>
-    `The companion refused this extension (${status}${detail ? `: ${detail}` : ''}). Check the address in CiteLens options and restart \`citelens serve\`.`,
+  forbidden: (status, detail) => t('error_forbidden', statusWhy(status, detail)),
   /** @param {string} base @param {string} version */
   tooOld: (base, version) =>
-    `The companion at ${base} is too old for this extension (${version ? `version ${version}` : 'no version'}; needs ${MIN_COMPANION_VERSION} or newer). Update CiteLens and restart \`citelens serve\`.`,
+    version ? t('error_too_old', base, version, MIN_COMPANION_VERSION) : t('error_too_old_no_version', base, MIN_COMPANION_VERSION),
   /** @param {string} base */
-  notCompanion: (base) =>
-    `Something else answers at ${base}: it is not the CiteLens companion. Check the address in CiteLens options.`,
+  notCompanion: (base) => t('error_not_companion', base),
   /**
    * @param {number} status @param {string} detail
    * @param {string} [field]  the request field the companion names (its error's `field`); read
    *   from the start of its message when not given ("citations[0].marker is longer than …")
    */
   rejected: (status, detail, field = fieldOf(detail)) => {
-    const what = `(${status}${detail ? `: ${detail}` : ''})`;
+    const what = statusWhy(status, detail);
     // Only the answer's own length makes an answer "too long"; a refused field (a marker, a URL,
     // the page title) is something CiteLens read wrongly from the page, and says so.
-    if ((status === 413 || status === 422) && field && !/^(answer(\.text)?|\$)$/.test(field)) {
-      return `The companion could not read this answer ${what}: CiteLens read that part of the page wrongly. Select the answer text and click again; if it happens again, this page's markup is new to CiteLens.`;
-    }
-    const why = {
-      413: 'The answer is too long for the companion',
-      422: 'The companion could not read this answer',
-      429: 'The companion is busy with other checks',
-    }[status] || 'The companion could not check this answer';
-    return `${why} ${what}.${status === 429 ? ' Try again in a moment.' : ''}`;
+    if ((status === 413 || status === 422) && field && !/^(answer(\.text)?|\$)$/.test(field)) return t('error_misread', what);
+    if (status === 413) return t('error_too_long', what);
+    if (status === 422) return t('error_unreadable', what);
+    if (status === 429) return t('error_busy', what);
+    return t('error_rejected', what);
   },
   /** @param {number} status @param {string} detail */
-  failed: (status, detail) =>
-    `The companion failed while checking (${status}${detail ? `: ${detail}` : ''}). Its terminal, where \`citelens serve\` runs, shows why.`,
+  failed: (status, detail) => t('error_failed', statusWhy(status, detail)),
   /** @param {string} base @param {string} why */
-  network: (base, why) =>
-    `Lost the connection to the companion at ${base} before it answered (${why}). Check that \`citelens serve\` is still running and click again.`,
+  network: (base, why) => t('error_network', base, why),
   /** @param {number} received @param {number} expected @param {string} why */
-  partial: (received, expected, why) =>
-    `Partial results: the companion stopped after ${received} of ${expected || '?'} sentences (${why}). Click the CiteLens button to try again.`,
+  partial: (received, expected, why) => plural(expected || 2, 'error_partial_one', 'error_partial_other', received, expected || '?', why),
 };
+
+/** "401", "413: the answer is longer than …": the status and the companion's own words (not translated). @param {number} status @param {string} detail */
+function statusWhy(status, detail) {
+  return detail ? `${status}: ${detail}` : String(status);
+}
 
 /**
  * The field a companion message starts with: "citations[3].marker is longer than 64 characters"
@@ -93,7 +90,7 @@ export function fieldOf(detail) {
  */
 export function toUserError(error) {
   if (error instanceof CompanionError) return { code: error.code, message: error.message };
-  return { code: 'internal', message: `CiteLens hit an unexpected error: ${String(error)}` };
+  return { code: 'internal', message: t('error_internal', String(error)) };
 }
 
 /**

@@ -3,9 +3,11 @@
  * {"companion": "http://127.0.0.1:8765", "token": "…"}. Runs in: the service worker and the
  * options page.
  */
+import '../shared/i18n.js';
 import '../shared/messages.js';
 
-const { SETTINGS_KEYS, DEFAULT_COMPANION } = /** @type {any} */ (globalThis).CiteLens;
+const { SETTINGS_KEYS, DEFAULT_COMPANION, i18n } = /** @type {any} */ (globalThis).CiteLens;
+const { t } = i18n;
 const api = /** @type {typeof chrome} */ (/** @type {any} */ (globalThis).browser || globalThis.chrome);
 
 /**
@@ -19,13 +21,13 @@ export function parseCompanionAddress(value) {
   try {
     url = new URL(String(value || '').trim() || DEFAULT_COMPANION);
   } catch {
-    return { error: 'Write the address as http://127.0.0.1:PORT, for example http://127.0.0.1:8765.' };
+    return { error: t('address_error_syntax') };
   }
   if (url.protocol !== 'http:' || url.hostname !== '127.0.0.1') {
-    return { error: 'The companion runs on this computer: use http://127.0.0.1:PORT (default port 8765).' };
+    return { error: t('address_error_host') };
   }
   if (url.pathname !== '/' || url.search || url.hash || url.username) {
-    return { error: 'Give only the address and port, for example http://127.0.0.1:8765.' };
+    return { error: t('address_error_path') };
   }
   return { base: url.origin };
 }

@@ -10,6 +10,7 @@
 (function (CL) {
   const api = /** @type {typeof chrome} */ (globalThis.browser || globalThis.chrome);
   const { MSG } = CL;
+  const { t, plural } = CL.i18n;
   const REANCHOR_DELAY_MS = 200;
   // A folded answer (Google's "Show more") needs a moment to lay out once opened.
   const EXPAND_WAIT_MS = 300;
@@ -49,7 +50,7 @@
       });
       const hidden = this.capture.hidden_sources;
       this.hiddenNote = hidden.unresolved
-        ? `${hidden.unresolved} cited source${hidden.unresolved === 1 ? '' : 's'} (behind “+N” chips, or chips with no link in the page) could not be read from the page and ${hidden.unresolved === 1 ? 'was' : 'were'} not checked.`
+        ? plural(hidden.unresolved, 'note_hidden_sources_one', 'note_hidden_sources_other', hidden.unresolved)
         : '';
       this.observer = new MutationObserver(() => this.scheduleReanchor());
       this.observer.observe(document.body, { childList: true, subtree: true, characterData: true });
@@ -61,7 +62,13 @@
       const bar = this.overlay.bar;
       if (line.type === 'start') {
         this.expected = line.statements;
-        bar.working(`Checking ${line.statements} sentences against ${line.sources} sources…`);
+        bar.working(
+          t(
+            'working_checking',
+            plural(line.statements, 'count_sentences_one', 'count_sentences_other', line.statements),
+            plural(line.sources, 'count_sources_one', 'count_sources_other', line.sources),
+          ),
+        );
       } else if (line.type === 'source') {
         this.sources.set(line.url, line);
       } else if (line.type === 'statement') {
@@ -71,7 +78,7 @@
         const range = this.map.rangeFor(start, end);
         const view = CL.content.statementView(line, this.request, this.sources);
         this.overlay.show(line.index, range ? [range] : [], view);
-        bar.working(`Checked ${this.lines.size} of ${this.expected || '?'} sentences…`);
+        bar.working(plural(this.expected || 2, 'working_checked_one', 'working_checked_other', this.lines.size, this.expected || '?'));
       } else if (line.type === 'summary') {
         this.summary = line;
       }
@@ -90,7 +97,7 @@
         ? error.message
         : this.summary
           ? ''
-          : `Partial results: the companion stopped after ${this.lines.size} of ${this.expected || '?'} sentences. Click the CiteLens button to try again.`;
+          : plural(this.expected || 2, 'partial_results_one', 'partial_results_other', this.lines.size, this.expected || '?');
       bar.done({
         counts,
         contradicted: [...this.lines.values()].filter((l) => l.contradicted).length,
@@ -113,17 +120,17 @@
       const urls = CL.browserRead.browserReadable(this.sources.values());
       if (!urls.length) return;
       const bar = this.overlay.bar;
-      bar.readingInBrowser('Waiting for your permission…');
-      bar.status('CiteLens opened a page that asks you to allow reading these sites through your browser.');
+      bar.readingInBrowser(t('read_waiting_permission'));
+      bar.status(t('read_permit_opened'));
       let reply;
       try {
         reply = await api.runtime.sendMessage({ type: MSG.READ_IN_BROWSER, runId: this.id, request: this.request, urls });
       } catch (error) {
-        reply = { error: { message: `The extension did not answer (${String(error)}). Click the CiteLens button to start again.` } };
+        reply = { error: { message: t('extension_no_answer_why', String(error)) } };
       }
       if (!reply || reply.error) {
         bar.readingInBrowser(null);
-        bar.status(reply ? reply.error.message : 'The extension did not answer. Click the CiteLens button to start again.');
+        bar.status(reply ? reply.error.message : t('extension_no_answer'));
         return;
       }
       // The re-check's lines follow (start, source, statement…, summary), as after a click.
@@ -158,7 +165,7 @@
     reanchor() {
       if (location.href !== this.url && this.finished) {
         // An engine that swaps answers in place (a new thread, a follow-up) keeps the old badges off.
-        this.overlay.bar.status('This page changed after it was checked: click the CiteLens button to check it again.');
+        this.overlay.bar.status(t('page_changed'));
       }
       if (this.map.isLive() && this.container.isConnected && CL.anchoring.buildTextMap(this.container).text === this.plainText()) {
         return;
@@ -238,7 +245,7 @@
       const failure =
         error instanceof CL.adapters.CaptureError
           ? error
-          : Object.assign(new Error(`CiteLens could not read this page: ${String(error)}`), { code: 'internal' });
+          : Object.assign(new Error(t('capture_failed', String(error))), { code: 'internal' });
       showCaptureError(failure);
       return { kind: 'error', error: { code: failure.code, message: failure.message } };
     }
@@ -248,7 +255,7 @@
       capturedAt: new Date(),
     });
     current = new Run(captured, request);
-    current.overlay.bar.working(`Sending ${request.citations.length} citations to the companion…`);
+    current.overlay.bar.working(plural(request.citations.length, 'working_sending_one', 'working_sending_other', request.citations.length));
     return { kind: 'capture', runId: current.id, request };
   }
 
@@ -270,12 +277,12 @@
     run.overlay.bar.exporting(true);
     try {
       const reply = await api.runtime.sendMessage({ type: MSG.EXPORT_AUDIT, body: auditBody(run) });
-      if (!reply || reply.error) throw new Error(reply ? reply.error.message : 'No answer from the extension.');
+      if (!reply || reply.error) throw new Error(reply ? reply.error.message : t('export_no_answer'));
       const name = CL.content.auditFileName(location.href, new Date());
       CL.content.saveJson(run.overlay.layer, name, reply.audit);
-      run.overlay.bar.status(`Saved ${name}`);
+      run.overlay.bar.status(t('export_saved', name));
     } catch (error) {
-      run.overlay.bar.status(`Export failed: ${/** @type {Error} */ (error).message}`);
+      run.overlay.bar.status(t('export_failed', /** @type {Error} */ (error).message));
     } finally {
       run.overlay.bar.exporting(false);
     }

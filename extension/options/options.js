@@ -6,6 +6,10 @@ import { testConnection } from '../background/companion.js';
 import { toUserError } from '../background/errors.js';
 import { loadSettings, parseCompanionAddress, saveSettings } from '../background/settings.js';
 import { pairingControl, showText } from './pairing.js';
+import '../shared/i18n.js';
+
+const { t, localizePage } = /** @type {any} */ (globalThis).CiteLens.i18n;
+localizePage(document);
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
 const form = /** @type {HTMLFormElement} */ (document.getElementById('settings'));
@@ -37,16 +41,16 @@ async function save() {
 
 form.addEventListener('submit', async (event) => {
   event.preventDefault();
-  if (await save()) say('ok', 'Saved.');
+  if (await save()) say('ok', t('options_saved'));
 });
 
 $('test').addEventListener('click', async () => {
   const settings = await save();
   if (!settings) return;
-  say('busy', `Testing ${settings.companion}…`);
+  say('busy', t('options_testing', settings.companion));
   try {
     const about = await testConnection(settings);
-    say('ok', `Connected: CiteLens companion ${about.version} (${about.model}) accepted the token.`);
+    say('ok', t('options_connected', about.version, about.model));
   } catch (error) {
     say('error', toUserError(error).message);
   }
@@ -55,7 +59,7 @@ $('test').addEventListener('click', async () => {
 $('show-token').addEventListener('click', () => {
   const shown = $('token').type === 'text';
   $('token').type = shown ? 'password' : 'text';
-  $('show-token').textContent = shown ? 'Show' : 'Hide';
+  $('show-token').textContent = shown ? t('options_show_token') : t('options_hide_token');
   $('show-token').setAttribute('aria-pressed', String(!shown));
 });
 

@@ -5,6 +5,9 @@
  */
 import { pairWithCompanion, testConnection } from '../background/companion.js';
 import { toUserError } from '../background/errors.js';
+import '../shared/i18n.js';
+
+const { t, plural } = /** @type {any} */ (globalThis).CiteLens.i18n;
 
 /**
  * Writes `text` into `el` as text nodes; `backticks` become <code>. Never HTML: messages can
@@ -13,22 +16,14 @@ import { toUserError } from '../background/errors.js';
  */
 export function showText(el, kind, text) {
   el.className = kind;
-  el.replaceChildren();
-  text.split('`').forEach((piece, i) => {
-    if (!piece) return;
-    if (i % 2) {
-      const code = el.ownerDocument.createElement('code');
-      code.textContent = piece;
-      el.append(code);
-    } else {
-      el.append(piece);
-    }
-  });
+  /** @type {any} */ (globalThis).CiteLens.i18n.showText(el, text);
 }
 
-/** @param {number} seconds */
+/** "5 minutes", "40 seconds". @param {number} seconds */
 function minutes(seconds) {
-  return seconds >= 90 ? `${Math.round(seconds / 60)} minutes` : `${Math.max(1, Math.round(seconds))} seconds`;
+  if (seconds >= 90) return plural(Math.round(seconds / 60), 'duration_minutes_one', 'duration_minutes_other', Math.round(seconds / 60));
+  const s = Math.max(1, Math.round(seconds));
+  return plural(s, 'duration_seconds_one', 'duration_seconds_other', s);
 }
 
 /**
@@ -63,32 +58,29 @@ export function pairingControl({ button, cancel, code, status, settings, save, p
     if (!current || running) return;
     const controller = new AbortController();
     running = controller;
-    set('asking', `Asking the companion at ${current.companion} for a pairing code…`);
+    set('asking', t('pair_asking', current.companion));
     try {
       const token = await pair(current.companion, {
         signal: controller.signal,
         onCode(digits, expiresIn) {
           code.textContent = digits.split('').join(' ');
-          code.setAttribute('aria-label', `Pairing code ${digits.split('').join(' ')}`);
+          code.setAttribute('aria-label', t('pair_code_label', digits.split('').join(' ')));
           code.hidden = false;
-          set(
-            'waiting',
-            `The companion's terminal now shows a pairing request. If its code is the same as this one, confirm it there: run \`citelens pair ${digits}\`. Waiting for your confirmation; the request expires in ${minutes(expiresIn)}.`,
-          );
+          set('waiting', t('pair_waiting', digits, minutes(expiresIn)));
         },
       });
       const paired = { ...current, token };
       await save(paired);
-      set('checking', 'Paired: the token is saved. Checking the connection…');
+      set('checking', t('pair_checking'));
       try {
         const about = await check(paired);
-        set('paired', `Paired with CiteLens companion ${about.version} (${about.model}); the token is saved.`);
+        set('paired', t('pair_done', about.version, about.model));
       } catch (error) {
-        set('error', `Paired and saved, but the connection test failed: ${toUserError(error).message}`);
+        set('error', t('pair_test_failed', toUserError(error).message));
       }
     } catch (error) {
       if (controller.signal.aborted) {
-        set('cancelled', 'Pairing cancelled. The request in the terminal expires by itself; nothing was saved.');
+        set('cancelled', t('pair_cancelled'));
       } else {
         set('error', toUserError(error).message);
       }

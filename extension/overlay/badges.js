@@ -160,7 +160,7 @@
         // "? No citation — found in [2]": the badge's word already says the first half.
         const uncited = view.kind === 'no_citation';
         note.className = uncited ? 'elsewhere joined' : 'elsewhere';
-        note.textContent = uncited ? `— ${CL.overlay.foundInPhrase(elsewhere)}` : CL.overlay.elsewherePhrase(elsewhere);
+        note.textContent = uncited ? CL.i18n.t('elsewhere_joined', elsewhere.found.map((f) => f.label).join(', ')) : CL.overlay.elsewherePhrase(elsewhere);
         parts.push(note);
       }
       button.replaceChildren(...parts);

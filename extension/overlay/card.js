@@ -39,13 +39,16 @@
    *   best first; label is the answer's marker for that page ("[5]") or its host
    */
 
-  const VERDICT_WORDS = {
-    complete_support: 'supports it',
-    partial_support: 'supports part of it',
-    no_support: 'does not support it',
-    inaccessible: 'could not be read',
-    no_citation: '',
-  };
+  const { t } = CL.i18n;
+
+  /** What one source says about the sentence, in a few words. @param {string} judgment */
+  function verdictWords(judgment) {
+    if (judgment === 'complete_support') return t('source_supports');
+    if (judgment === 'partial_support') return t('source_supports_part');
+    if (judgment === 'no_support') return t('source_does_not_support');
+    if (judgment === 'inaccessible') return t('source_could_not_be_read');
+    return '';
+  }
 
   const EDGE = 8; // px kept free at the viewport's edges
   const SPACE = 6; // px between the card and its badge
@@ -129,7 +132,7 @@
       this.el.setAttribute('aria-labelledby', headingId);
 
       const close = this.add(this.el, 'button', 'close', '×');
-      close.setAttribute('aria-label', 'Close evidence');
+      close.setAttribute('aria-label', t('card_close'));
       close.addEventListener('click', () => this.onClose());
 
       const heading = this.add(this.el, 'h2', `k-${view.kind}`);
@@ -137,16 +140,16 @@
       heading.style.background = 'none';
       heading.style.border = '0';
       this.add(heading, 'span', 'icon', kind.icon).setAttribute('aria-hidden', 'true');
-      this.add(heading, 'span', '', `${kind.word} — sentence ${view.index + 1}`);
+      this.add(heading, 'span', '', t('card_heading', kind.word, view.index + 1));
       this.add(this.el, 'p', 'statement', view.text).dir = 'auto';
 
       const elsewhere = view.elsewhere && view.elsewhere.found.length ? view.elsewhere : null;
       if (view.kind === 'contradicted') {
-        this.add(this.el, 'p', 'note', 'A cited source says the opposite of this sentence.');
+        this.add(this.el, 'p', 'note', t('card_contradicted_note'));
       }
-      if (elsewhere) this.add(this.el, 'p', 'note elsewhere', `${CL.overlay.elsewherePhrase(elsewhere)}.`);
+      if (elsewhere) this.add(this.el, 'p', 'note elsewhere', t('card_elsewhere_note', CL.overlay.elsewherePhrase(elsewhere)));
       if (!view.sources.length) {
-        this.add(this.el, 'p', '', 'The answer gives no source for this sentence.');
+        this.add(this.el, 'p', '', t('card_no_source'));
       }
       // The companion's quote from a source that refutes the sentence is the sentence saying
       // otherwise (companion/evidence.py contradicting_quote); its lines do not say which source
@@ -155,12 +158,12 @@
       for (const source of view.sources) this.addSource(source, refuting.length === 1 && refuting[0] === source);
       // The claims missing from its own sources come before the pages where they were found.
       if (view.unsupported.length && view.kind !== 'complete_support') {
-        this.add(this.el, 'p', 'note', elsewhere ? 'Not found in the sources it cites:' : 'Not found in the sources:');
+        this.add(this.el, 'p', 'note', elsewhere ? t('card_not_found_in_cited') : t('card_not_found_in_sources'));
         const list = this.add(this.el, 'ul', '');
         for (const claim of view.unsupported) this.add(list, 'li', '', claim).dir = 'auto';
       }
       if (elsewhere) {
-        this.add(this.el, 'p', 'elsewhere-head', view.sources.length ? 'Found in a source it does not cite:' : 'Found in a source of this answer:');
+        this.add(this.el, 'p', 'elsewhere-head', view.sources.length ? t('card_found_in_uncited') : t('card_found_in_answer'));
         for (const found of elsewhere.found) this.addElsewhere(found);
       }
       this.el.hidden = false;
@@ -171,27 +174,23 @@
     addSource(source, refutes = false) {
       const box = this.add(this.el, 'div', 'source');
       const head = this.add(box, 'div', 'source-head');
-      this.add(head, 'span', '', `Source ${source.n}`);
+      this.add(head, 'span', '', t('card_source', source.n));
       const host = CL.overlay.hostOf(source.url);
       this.add(head, 'span', 'source-host', source.title ? `${host} — ${source.title}` : host);
-      const verdict = source.reason
-        ? `could not be read (${source.reason})`
-        : refutes
-          ? 'says otherwise:'
-          : VERDICT_WORDS[source.judgment] || '';
+      const verdict = source.reason ? t('source_could_not_be_read_why', source.reason) : refutes ? t('source_says_otherwise') : verdictWords(source.judgment);
       if (verdict) {
-        this.add(box, 'div', '', source.irrelevant ? `${verdict}; not needed for this sentence` : verdict);
+        this.add(box, 'div', '', source.irrelevant ? t('source_not_needed', verdict) : verdict);
       }
       if (refutes) box.classList.add('refutes');
       if (source.via === 'browser') {
         box.classList.add('via-browser');
-        this.add(box, 'div', 'via', 'Read through your browser');
+        this.add(box, 'div', 'via', t('source_via_browser'));
       } else if (source.reason && source.browserMayRead) {
-        this.add(box, 'div', 'via', 'Your browser may be let in: press Read through my browser in the CiteLens bar.');
+        this.add(box, 'div', 'via', t('source_browser_may_read'));
       }
       this.addQuotes(box, source.quotes);
       if (!source.quotes.length && !source.reason) {
-        const link = /** @type {HTMLAnchorElement} */ (this.add(box, 'a', 'open', 'Open source ↗'));
+        const link = /** @type {HTMLAnchorElement} */ (this.add(box, 'a', 'open', t('card_open_source')));
         link.href = source.url;
         link.target = '_blank';
         link.rel = 'noopener noreferrer';
@@ -208,7 +207,7 @@
       this.add(head, 'span', '', found.label);
       const host = CL.overlay.hostOf(found.url);
       this.add(head, 'span', 'source-host', found.title ? `${host} — ${found.title}` : host);
-      this.add(box, 'div', '', VERDICT_WORDS[found.judgment] || '');
+      this.add(box, 'div', '', verdictWords(found.judgment));
       this.addQuotes(box, found.quotes);
     }
 
@@ -218,7 +217,7 @@
         const block = this.add(box, 'blockquote', '', quote.text);
         block.dir = 'auto';
         if (!this.quoteText && block.firstChild) this.quoteText = /** @type {Text} */ (block.firstChild);
-        const link = /** @type {HTMLAnchorElement} */ (this.add(box, 'a', 'open', 'Open source at this quote ↗'));
+        const link = /** @type {HTMLAnchorElement} */ (this.add(box, 'a', 'open', t('card_open_at_quote')));
         link.href = quote.href;
         link.target = '_blank';
         link.rel = 'noopener noreferrer';

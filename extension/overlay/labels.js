@@ -6,17 +6,51 @@
  */
 'use strict';
 (function (CL) {
+  const { t, plural } = CL.i18n;
+
   /**
    * kind → what the badge shows. `kind` is the statement's judgment, or 'contradicted' when a
    * cited source says the opposite (that outranks the judgment: it is what a reader must see).
+   * The words are read when shown (getters), in the reader's language; `verdict` says it inside
+   * a sentence ("not supported by source 2"); `details`: the badge opens details, not evidence.
    */
   const KINDS = Object.freeze({
-    complete_support: { icon: '✓', word: 'Supported', phrase: 'Fully supported by', action: 'show evidence' },
-    partial_support: { icon: '◐', word: 'Partly', phrase: 'Partly supported by', action: 'show evidence' },
-    no_support: { icon: '✗', word: 'Unsupported', phrase: 'Not supported by', action: 'show details' },
-    contradicted: { icon: '⚠', word: 'Contradicted', phrase: 'Contradicted by', action: 'show evidence' },
-    inaccessible: { icon: '⊘', word: "Can't read", phrase: 'Could not read', action: 'show details' },
-    no_citation: { icon: '?', word: 'No citation', phrase: 'No citation', action: '' },
+    complete_support: {
+      icon: '✓',
+      get word() { return t('badge_complete_support'); },
+      verdict: (/** @type {string} */ sources) => t('verdict_complete_support', sources),
+      details: false,
+    },
+    partial_support: {
+      icon: '◐',
+      get word() { return t('badge_partial_support'); },
+      verdict: (/** @type {string} */ sources) => t('verdict_partial_support', sources),
+      details: false,
+    },
+    no_support: {
+      icon: '✗',
+      get word() { return t('badge_no_support'); },
+      verdict: (/** @type {string} */ sources) => t('verdict_no_support', sources),
+      details: true,
+    },
+    contradicted: {
+      icon: '⚠',
+      get word() { return t('badge_contradicted'); },
+      verdict: (/** @type {string} */ sources) => t('verdict_contradicted', sources),
+      details: false,
+    },
+    inaccessible: {
+      icon: '⊘',
+      get word() { return t('badge_inaccessible'); },
+      verdict: (/** @type {string} */ sources) => t('verdict_inaccessible', sources),
+      details: true,
+    },
+    no_citation: {
+      icon: '?',
+      get word() { return t('badge_no_citation'); },
+      verdict: () => t('verdict_no_citation'),
+      details: false,
+    },
   });
 
   /** The verdicts the summary lists for the reader to look at, most serious first in meaning. */
@@ -27,11 +61,11 @@
     return result.contradicted ? 'contradicted' : result.judgment in KINDS ? result.judgment : 'no_support';
   }
 
-  /** "source 1", "sources 1 and 2", "sources 1, 2 and 4" */
+  /** "source 1", "sources 1 and 2", "sources 1, 2 and 4" (French: "la source 1", "les sources 1 et 2") */
   function sourcesPhrase(/** @type {number[]} */ numbers) {
-    if (!numbers.length) return 'its sources';
-    if (numbers.length === 1) return `source ${numbers[0]}`;
-    return `sources ${numbers.slice(0, -1).join(', ')} and ${numbers[numbers.length - 1]}`;
+    if (!numbers.length) return t('sources_none');
+    if (numbers.length === 1) return t('sources_one', numbers[0]);
+    return t('sources_many', numbers.slice(0, -1).join(', '), numbers[numbers.length - 1]);
   }
 
   /**
@@ -44,16 +78,21 @@
    * @param {{found: {label: string}[]}|null} [elsewhere]
    */
   function badgeLabel(index, kind, sources, elsewhere = null) {
-    const k = KINDS[kind];
-    const action = elsewhere ? `; ${foundInPhrase(elsewhere)} — show evidence` : k.action ? ` — ${k.action}` : '';
-    return `Sentence ${index + 1}: ${verdictPhrase(kind, sources)}${action}`;
+    const verdict = verdictPhrase(kind, sources);
+    if (elsewhere) return t('badge_label_found_elsewhere', index + 1, verdict, foundLabels(elsewhere));
+    if (kind === 'no_citation') return t('sentence_verdict', index + 1, verdict);
+    if (KINDS[kind].details) return t('badge_label_show_details', index + 1, verdict);
+    return t('badge_label_show_evidence', index + 1, verdict);
+  }
+
+  /** "Sentence 3: not supported by source 2": the summary's link to a sentence. @param {number} index @param {string} kind @param {number[]} sources */
+  function sentenceVerdict(index, kind, sources) {
+    return t('sentence_verdict', index + 1, verdictPhrase(kind, sources));
   }
 
   /** "not supported by source 2", "no citation": the verdict as said inside a sentence. @param {string} kind @param {number[]} sources */
   function verdictPhrase(kind, sources) {
-    if (kind === 'no_citation') return 'no citation';
-    const phrase = KINDS[kind].phrase;
-    return `${phrase[0].toLowerCase()}${phrase.slice(1)} ${sourcesPhrase(sources)}`;
+    return KINDS[kind].verdict(sourcesPhrase(sources));
   }
 
   /**
@@ -62,12 +101,13 @@
    */
   function countsPhrase(counts, contradicted = 0) {
     const total = Object.values(counts).reduce((a, b) => a + b, 0);
-    const parts = [`${counts.complete_support || 0} of ${total} sentence${total === 1 ? '' : 's'} fully supported`];
-    if (counts.partial_support) parts.push(`${counts.partial_support} partly`);
-    if (counts.no_support) parts.push(`${counts.no_support} not supported`);
-    if (contradicted) parts.push(`${contradicted} contradicted`);
-    if (counts.inaccessible) parts.push(`${counts.inaccessible} inaccessible`);
-    if (counts.no_citation) parts.push(`${counts.no_citation} without citation`);
+    const parts = [plural(total, 'counts_fully_supported_one', 'counts_fully_supported_other', counts.complete_support || 0, total)];
+    const n = (/** @type {string} */ kind) => counts[kind] || 0;
+    if (n('partial_support')) parts.push(plural(n('partial_support'), 'counts_partly_one', 'counts_partly_other', n('partial_support')));
+    if (n('no_support')) parts.push(plural(n('no_support'), 'counts_not_supported_one', 'counts_not_supported_other', n('no_support')));
+    if (contradicted) parts.push(plural(contradicted, 'counts_contradicted_one', 'counts_contradicted_other', contradicted));
+    if (n('inaccessible')) parts.push(plural(n('inaccessible'), 'counts_inaccessible_one', 'counts_inaccessible_other', n('inaccessible')));
+    if (n('no_citation')) parts.push(plural(n('no_citation'), 'counts_without_citation_one', 'counts_without_citation_other', n('no_citation')));
     return parts.join(' · ');
   }
 
@@ -95,12 +135,18 @@
    * @param {{cited: string[], found: {label: string}[]}} elsewhere
    */
   function elsewherePhrase(elsewhere) {
-    return `${elsewhere.cited.length ? `Not in ${elsewhere.cited.join(', ')}` : 'No citation'} — ${foundInPhrase(elsewhere)}`;
+    if (elsewhere.cited.length) return t('elsewhere_not_in', elsewhere.cited.join(', '), foundLabels(elsewhere));
+    return t('elsewhere_no_citation', foundLabels(elsewhere));
   }
 
   /** "found in [5]", "found in [4], example.org". @param {{found: {label: string}[]}} elsewhere */
   function foundInPhrase(elsewhere) {
-    return `found in ${elsewhere.found.map((f) => f.label).join(', ')}`;
+    return t('found_in', foundLabels(elsewhere));
+  }
+
+  /** "[4], example.org" @param {{found: {label: string}[]}} elsewhere */
+  function foundLabels(elsewhere) {
+    return elsewhere.found.map((f) => f.label).join(', ');
   }
 
   /**
@@ -110,9 +156,9 @@
    */
   function elsewhereCountsPhrase(misplaced, uncited) {
     const parts = [];
-    if (misplaced) parts.push(`${misplaced} sentence${misplaced === 1 ? '' : 's'} with a misplaced citation`);
-    if (uncited) parts.push(`${uncited} without citation`);
-    return parts.length ? `Found in another source: ${parts.join(', ')}` : '';
+    if (misplaced) parts.push(plural(misplaced, 'elsewhere_misplaced_one', 'elsewhere_misplaced_other', misplaced));
+    if (uncited) parts.push(plural(uncited, 'elsewhere_uncited_one', 'elsewhere_uncited_other', uncited));
+    return parts.length ? t('elsewhere_counts', parts.join(', ')) : '';
   }
 
   /**
@@ -147,6 +193,7 @@
     ATTENTION_KINDS,
     kindOf,
     badgeLabel,
+    sentenceVerdict,
     verdictPhrase,
     countsPhrase,
     sourcesPhrase,

@@ -286,7 +286,7 @@
         .map(([index, { view }]) => ({
           index,
           kind: view.kind,
-          label: `Sentence ${index + 1}: ${CL.overlay.verdictPhrase(view.kind, view.supportingSources)}`,
+          label: CL.overlay.sentenceVerdict(index, view.kind, view.supportingSources),
           text: view.text,
         }));
     }

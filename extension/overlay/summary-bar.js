@@ -6,6 +6,8 @@
  */
 'use strict';
 (function (CL) {
+  const { t, plural, percent } = CL.i18n;
+
   class SummaryBar {
     /**
      * @param {ShadowRoot|Element} layer
@@ -29,7 +31,7 @@
       this.el.setAttribute('aria-live', 'polite');
       this.list = this.doc.createElement('nav');
       this.list.className = 'attention';
-      this.list.setAttribute('aria-label', 'Sentences that need your attention');
+      this.list.setAttribute('aria-label', t('summary_attention_list'));
       this.list.hidden = true;
       this.panel.append(this.el, this.list);
       layer.appendChild(this.panel);
@@ -54,7 +56,7 @@
       const parts = [this.brand(), this.span('counts', CL.overlay.countsPhrase(summary.counts, summary.contradicted))];
       if (typeof summary.recall === 'number' && typeof summary.precision === 'number') {
         // ALCE (Gao et al. 2023): recall over sentences, precision over citations.
-        parts.push(this.span('metrics', `Citation recall ${pct(summary.recall)} · precision ${pct(summary.precision)}`));
+        parts.push(this.span('metrics', t('summary_metrics', percent(summary.recall), percent(summary.precision))));
       }
       const elsewhere = CL.overlay.elsewhereCountsPhrase(summary.misplaced || 0, summary.uncitedSupported || 0);
       if (elsewhere) parts.push(this.span('elsewhere', elsewhere));
@@ -62,15 +64,15 @@
       if (summary.note) parts.push(this.span('note', summary.note));
       if (summary.readByBrowser) {
         const n = summary.readByBrowser;
-        parts.push(this.span('via-browser', `${n} source${n === 1 ? '' : 's'} read through your browser`));
+        parts.push(this.span('via-browser', plural(n, 'summary_read_by_browser_one', 'summary_read_by_browser_other', n)));
       }
-      const buttons = [this.button('Export audit card', 'export', this.actions.onExport)];
+      const buttons = [this.button(t('summary_export'), 'export', this.actions.onExport)];
       const hosts = summary.browserReadable || [];
       if (hosts.length && this.actions.onReadInBrowser) {
-        const why = this.span('browser-note', `${hosts.join(', ')} turned the companion away; your browser may be let in.`);
+        const why = this.span('browser-note', t('summary_browser_note', hosts.join(', ')));
         why.id = 'citelens-browser-note';
         parts.push(why);
-        const read = this.button('Read through my browser', 'read-in-browser', this.actions.onReadInBrowser);
+        const read = this.button(t('summary_read_in_browser'), 'read-in-browser', this.actions.onReadInBrowser);
         read.setAttribute('aria-describedby', why.id);
         buttons.unshift(read);
       }
@@ -86,7 +88,7 @@
       const items = this.actions.attention ? this.actions.attention() : [];
       this.list.hidden = !items.length;
       if (!items.length) return this.list.replaceChildren();
-      const head = this.span('head', `Needs your attention (${items.length})`);
+      const head = this.span('head', t('summary_attention_head', items.length));
       head.id = 'citelens-attention-head';
       this.list.setAttribute('aria-labelledby', head.id);
       this.list.removeAttribute('aria-label');
@@ -101,9 +103,9 @@
         icon.setAttribute('aria-hidden', 'true');
         const text = this.span('text', item.text);
         text.dir = 'auto';
-        link.append(icon, this.span('what', `${item.label}:`), text);
+        link.append(icon, this.span('what', t('summary_attention_label', item.label)), text);
         // The name said in full: the flex layout that spaces the parts leaves no space in the text.
-        link.setAttribute('aria-label', `${item.label}: ${item.text}`);
+        link.setAttribute('aria-label', t('summary_attention_item', item.label, item.text));
         link.addEventListener('click', (event) => {
           event.preventDefault();
           if (this.actions.jump) this.actions.jump(item.index, link);
@@ -117,7 +119,7 @@
 
     /** @param {string} message @param {{options?: boolean}} [extra] */
     error(message, extra = {}) {
-      const buttons = extra.options ? [this.button('Open CiteLens options', 'options', this.actions.onOptions)] : [];
+      const buttons = extra.options ? [this.button(t('summary_open_options'), 'options', this.actions.onOptions)] : [];
       this.render('error', [this.brand(), this.message(message)], buttons);
       this.el.setAttribute('role', 'alert');
     }
@@ -135,7 +137,7 @@
       const button = /** @type {HTMLButtonElement|null} */ (this.el.querySelector('[data-action="export"]'));
       if (button) {
         button.disabled = busy;
-        button.textContent = busy ? 'Exporting…' : 'Export audit card';
+        button.textContent = busy ? t('summary_exporting') : t('summary_export');
       }
     }
 
@@ -144,7 +146,7 @@
       const button = /** @type {HTMLButtonElement|null} */ (this.el.querySelector('[data-action="read-in-browser"]'));
       if (button) {
         button.disabled = waiting !== null;
-        button.textContent = waiting ?? 'Read through my browser';
+        button.textContent = waiting ?? t('summary_read_in_browser');
       }
     }
 
@@ -166,7 +168,7 @@
       this.list.hidden = true;
       this.el.setAttribute('role', 'status');
       const close = this.button('×', 'close', this.actions.onClose);
-      close.setAttribute('aria-label', 'Close CiteLens');
+      close.setAttribute('aria-label', t('summary_close'));
       this.el.replaceChildren(...parts, ...buttons, close);
     }
 
@@ -208,9 +210,6 @@
       return el;
     }
   }
-
-  /** @param {number} x */
-  const pct = (x) => `${Math.round(x * 100)}%`;
 
   CL.overlay = Object.assign(CL.overlay || {}, { SummaryBar });
 })((globalThis.CiteLens ??= {}));

@@ -5,7 +5,9 @@
  * (ES module), opened by the background for one request.
  */
 const api = /** @type {typeof chrome} */ (/** @type {any} */ (globalThis).browser || globalThis.chrome);
-const { MSG } = /** @type {any} */ (globalThis).CiteLens;
+const { MSG, i18n } = /** @type {any} */ (globalThis).CiteLens;
+const { t } = i18n;
+i18n.localizePage(document);
 
 const id = new URLSearchParams(location.search).get('id') || '';
 const allow = /** @type {HTMLButtonElement} */ (document.getElementById('allow'));
@@ -15,7 +17,7 @@ const result = /** @type {HTMLElement} */ (document.getElementById('result'));
 /** @type {{origins: string[], hosts: string[]} | null} */
 const details = await api.runtime.sendMessage({ type: MSG.PERMIT_DETAILS, id });
 if (!details) {
-  result.textContent = 'This request has ended. Press Read through my browser on the answer again.';
+  result.textContent = t('permit_ended');
   allow.disabled = true;
 } else {
   const list = /** @type {HTMLElement} */ (document.getElementById('hosts'));
@@ -39,7 +41,7 @@ allow.addEventListener('click', () => {
   api.permissions.request({ origins: details.origins }).then(
     (granted) => answer(granted),
     (error) => {
-      result.textContent = `The browser did not ask: ${String(error && error.message ? error.message : error)}`;
+      result.textContent = t('permit_browser_did_not_ask', String(error && error.message ? error.message : error));
       void answer(false);
     },
   );

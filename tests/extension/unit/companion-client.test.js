@@ -2,6 +2,8 @@
 // sees. fetch is swapped for recorded answers here (unit level): verify-stream.ndjson is a real
 // /v1/verify stream of the companion on the Google AI Mode fixture, its local addresses
 // rewritten to sources.example. The end-to-end tests talk to the running companion.
+// Before the extension's modules: their words come from _locales/en (no i18n API in node).
+import '../helpers/i18n.js';
 import { test, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

@@ -1,6 +1,8 @@
 // One-click pairing on the extension side, at unit level: the pairing calls against recorded
 // companion answers (fetch swapped), and the options page's pairing control in jsdom on the real
 // options.html. The whole flow with the real companion and Chromium is e2e/pairing.test.js.
+// Before the extension's modules: their words come from _locales/en (no i18n API in node).
+import '../helpers/i18n.js';
 import { test, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

@@ -1,6 +1,8 @@
 // What the reader is told when the companion refuses a field of what CiteLens read from a real
 // page (issue 17: a July 2025 AI Overview chip's whole link text sent as its marker came back as
 // "The answer is too long for the companion (413: citations[0].marker is longer than 64 characters)").
+// Before the extension's modules: their words come from _locales/en (no i18n API in node).
+import '../helpers/i18n.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fieldOf, words } from '../../../extension/background/errors.js';
