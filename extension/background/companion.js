@@ -100,10 +100,10 @@ export async function verifyStream(settings, request, onLine, signal) {
   await health(settings.companion);
   const controller = new AbortController();
   if (signal) signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
-  let idle = setTimeout(() => controller.abort(new Error('no data for 90 s')), STREAM_IDLE_MS);
+  let idle = setTimeout(() => controller.abort(new Error(t('stream_idle', STREAM_IDLE_MS / 1000))), STREAM_IDLE_MS);
   const touch = () => {
     clearTimeout(idle);
-    idle = setTimeout(() => controller.abort(new Error('no data for 90 s')), STREAM_IDLE_MS);
+    idle = setTimeout(() => controller.abort(new Error(t('stream_idle', STREAM_IDLE_MS / 1000))), STREAM_IDLE_MS);
   };
   let expected = 0;
   let received = 0;

@@ -64,8 +64,8 @@
   /** "source 1", "sources 1 and 2", "sources 1, 2 and 4" (French: "la source 1", "les sources 1 et 2") */
   function sourcesPhrase(/** @type {number[]} */ numbers) {
     if (!numbers.length) return t('sources_none');
-    if (numbers.length === 1) return t('sources_one', numbers[0]);
-    return t('sources_many', numbers.slice(0, -1).join(', '), numbers[numbers.length - 1]);
+    if (numbers.length === 1) return t('source_numbered', numbers[0]);
+    return t('sources_numbered', numbers.slice(0, -1).join(', '), numbers[numbers.length - 1]);
   }
 
   /**
