@@ -9,11 +9,14 @@ export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const EXTENSION_ID = 'fklgpffhkpenbggfhkflghdlonombjol';
 
 /**
- * @param {{grantHosts?: string[]}} [options]  grantHosts: test-only, host patterns added to a copy
- *   of the manifest's host_permissions, so that permissions.request for them resolves without
- *   Chromium's native prompt, which no test driver can press (same key, same extension id)
+ * @param {{grantHosts?: string[], lang?: string}} [options]  grantHosts: test-only, host patterns
+ *   added to a copy of the manifest's host_permissions, so that permissions.request for them
+ *   resolves without Chromium's native prompt, which no test driver can press (same key, same
+ *   extension id); lang: the browser's UI language ("fr"), which picks the extension's
+ *   _locales: Chromium on Linux takes it from --lang and LANGUAGE, and shows it only when its
+ *   locale pack is installed (Debian: chromium-l10n)
  */
-export async function launchChromium({ grantHosts = [] } = {}) {
+export async function launchChromium({ grantHosts = [], lang = '' } = {}) {
   const profile = mkdtempSync(path.join(tmpdir(), 'citelens-chromium-'));
   let ext = EXTENSION.replace(/\/$/, '');
   if (grantHosts.length) {
@@ -29,7 +32,9 @@ export async function launchChromium({ grantHosts = [] } = {}) {
     headless: true,
     viewport: { width: 1280, height: 900 },
     acceptDownloads: true,
+    ...(lang ? { locale: lang, env: { ...process.env, LANGUAGE: lang, LANG: `${lang.replace('-', '_')}.UTF-8` } } : {}),
     args: [
+      ...(lang ? [`--lang=${lang}`] : []),
       '--no-sandbox',
       '--disable-gpu',
       '--disable-background-networking',
