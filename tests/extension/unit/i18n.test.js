@@ -159,16 +159,16 @@ test('French: the overlay speaks French, with French plurals and numbers', () =>
   assert.equal(O.badgeLabel(2, 'no_support', [2]), 'Phrase 3\u00a0: non soutenue par la source 2 — voir le détail');
   assert.equal(O.badgeLabel(1, 'partial_support', [1, 3, 4]), 'Phrase 2\u00a0: partiellement soutenue par les sources 1, 3 et 4 — voir les preuves');
   assert.equal(O.badgeLabel(5, 'no_citation', []), 'Phrase 6\u00a0: sans citation');
-  // French counts 0 and 1 in the singular.
+  // French counts 0 and 1 in the singular; a number and its word stay on one line (no-break space).
   assert.equal(O.countsPhrase({ complete_support: 1 }, 0), 'Phrase entièrement soutenue\u00a0: 1 sur 1');
   assert.equal(
     O.countsPhrase({ complete_support: 9, partial_support: 2, no_support: 1, inaccessible: 2, no_citation: 0 }, 1),
-    'Phrases entièrement soutenues\u00a0: 9 sur 14 · 2 partiellement · 1 non soutenue · 1 contredite · 2 inaccessibles',
+    'Phrases entièrement soutenues\u00a0: 9 sur 14 · 2\u00a0partiellement · 1\u00a0non soutenue · 1\u00a0contredite · 2\u00a0inaccessibles',
   );
-  assert.equal(CiteLens.i18n.plural(0, 'count_sentences_one', 'count_sentences_other', 0), '0 phrase');
+  assert.equal(CiteLens.i18n.plural(0, 'count_sentences_one', 'count_sentences_other', 0), '0\u00a0phrase');
   // A no-break space (narrow in newer CLDR data, which Chromium has; node's ICU may be older).
   assert.match(CiteLens.i18n.percent(0.87), /^87[\u00a0\u202f]%$/);
-  assert.equal(O.elsewhereCountsPhrase(2, 1), 'Trouvé dans une autre source\u00a0: 2 phrases avec une citation mal placée, 1 sans citation');
+  assert.equal(O.elsewhereCountsPhrase(2, 1), 'Trouvé dans une autre source\u00a0: 2\u00a0phrases avec une citation mal placée, 1\u00a0sans citation');
 
   const bar = new O.SummaryBar(document.body, { onExport() {}, onClose() {}, onOptions() {} });
   bar.done({ counts: { complete_support: 2, no_support: 1 }, contradicted: 0, recall: 0.5, precision: 0.75 });
