@@ -1,9 +1,10 @@
 // The extension in the browser's language, in Debian's Chromium with the real toolbar click and
-// the real companion: with the browser in French the badges, their names, the card, the summary
+// the real companion (and Firefox ESR in French): with the browser in French the badges, their names, the card, the summary
 // bar and the options page are French (_locales/fr); the same page in an English browser is in
 // English. Chromium on Linux takes its UI language from --lang and LANGUAGE, and uses it only
-// when its French locale pack is there (Debian: chromium-l10n); without it the test is skipped
-// and says why. Screenshots go to test-artifacts/.
+// when its French locale pack is there (Debian: chromium-l10n); Firefox ESR follows the pref
+// intl.locale.requested when its French language pack is installed (firefox-esr-l10n-fr).
+// Without a pack its test is skipped and says why. Screenshots go to test-artifacts/.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -11,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHROMIUM, EXTENSION_ID, launchChromium } from '../helpers/chromium.js';
 import { startCompanion } from '../helpers/companion.js';
+import { FIREFOX, launchFirefox, pasteToken } from '../helpers/firefox.js';
 import { EN, FR } from '../helpers/i18n.js';
 import { startSites } from '../helpers/sites.js';
 import { readOverlay, waitForResults } from '../helpers/overlay.js';
@@ -19,6 +21,8 @@ const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.
 // Debian's chromium ships en-US only; chromium-l10n adds the others.
 const FRENCH_PACK = path.join(path.dirname(CHROMIUM.replace(/^\/usr\/bin\//, '/usr/lib/chromium/')), 'locales', 'fr.pak');
 const NO_FRENCH = existsSync(FRENCH_PACK) ? false : `Chromium has no French locale pack (${FRENCH_PACK}): apt-get install chromium-l10n`;
+const FIREFOX_FRENCH = path.join(path.dirname(FIREFOX.replace(/^\/usr\/bin\//, '/usr/lib/firefox-esr/')), 'browser', 'extensions', 'langpack-fr@firefox-esr.mozilla.org.xpi');
+const NO_FIREFOX_FRENCH = existsSync(FIREFOX_FRENCH) ? false : `Firefox ESR has no French language pack (${FIREFOX_FRENCH}): apt-get install firefox-esr-l10n-fr`;
 const FIXTURE = 'perplexity.html'; // a sentence of each kind (e2e-expectations.json)
 
 let sites;
@@ -92,7 +96,7 @@ test('a French browser: badges, their names, the card, the summary and the optio
   const complete = badges.filter((b) => b.judgment === 'complete_support').length;
   assert.match(bar, new RegExp(`^CiteLensPhrases? entièrement soutenues?\u00a0: ${complete} sur ${badges.length}`), bar);
   assert.match(bar, /Rappel des citations \d{1,3}[\u00a0\u202f]% · précision \d{1,3}[\u00a0\u202f]%/, bar);
-  assert.match(bar, /\d+ sans citation/, bar);
+  assert.match(bar, /\d+\u00a0sans citation/, bar);
   assert.doesNotMatch(bar, /sentence|fully supported|Citation recall|Export audit card/, bar);
   assert.ok(seen.buttons.includes('Exporter la fiche d’audit'), seen.buttons.join(' | '));
   assert.ok(seen.buttons.includes('Fermer CiteLens'), seen.buttons.join(' | '));
@@ -121,4 +125,30 @@ test('the same page in an English browser is in English', async () => {
   assert.ok(seen.buttons.includes('Export audit card'), seen.buttons.join(' | '));
   assert.match(seen.heading, /— sentence \d+$/, seen.heading);
   assert.deepEqual(seen.optionsPage, { lang: 'en', title: 'CiteLens options', pair: 'Pair with the companion', test: 'Test connection' });
+});
+
+test('Firefox ESR in French: badges, their names and the summary in French', { skip: NO_FIREFOX_FRENCH }, async () => {
+  const firefox = await launchFirefox({ prefs: { 'intl.locale.requested': 'fr' } });
+  try {
+    const options = await pasteToken(firefox, companion);
+    assert.equal(await options.evaluate(() => browser.i18n.getUILanguage()), 'fr', 'the browser runs in French');
+    assert.equal(await options.evaluate(() => document.getElementById('test').textContent), FR.options_test.message);
+    await options.close();
+    const page = await firefox.browser.newPage();
+    await page.goto(`${sites.engines}/${FIXTURE}`);
+    await firefox.click(page);
+    await waitForResults(page, Date.now());
+    const { badges, bar } = await readOverlay(page);
+    assert.ok(badges.length >= 6, `${badges.length} badges`);
+    for (const badge of badges) {
+      assert.equal(badge.word, wordOf(FR, badge.kind), `badge ${badge.index} (${badge.kind})`);
+      assert.match(badge.label, /^Phrase \d+\u00a0: /, badge.label);
+    }
+    const complete = badges.filter((b) => b.judgment === 'complete_support').length;
+    assert.match(bar, new RegExp(`^CiteLensPhrases? entièrement soutenues?\u00a0: ${complete} sur ${badges.length}`), bar);
+    assert.match(bar, /Rappel des citations \d{1,3}[\u00a0\u202f]% · précision \d{1,3}[\u00a0\u202f]%/, bar);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'firefox-i18n-fr.png') });
+  } finally {
+    await firefox.close();
+  }
 });
