@@ -17,10 +17,13 @@ else
 fi
 
 if (( dev )); then
-  if ! command -v chromium >/dev/null || ! command -v firefox-esr >/dev/null; then
+  # The French language packs: the extension's French words are tested in French browsers.
+  if ! command -v chromium >/dev/null || ! command -v firefox-esr >/dev/null \
+      || ! dpkg -s chromium-l10n firefox-esr-l10n-fr >/dev/null 2>&1; then
     sudo_cmd=(); [[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
     "${sudo_cmd[@]}" apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq chromium firefox-esr >/dev/null
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq \
+      chromium chromium-l10n firefox-esr firefox-esr-l10n-fr >/dev/null
   fi
   npm ci --no-audit --no-fund --loglevel=error
 fi
