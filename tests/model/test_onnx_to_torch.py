@@ -1,0 +1,96 @@
+"""scripts/onnx_to_torch.py on the shipped int8 model: the rebuilt fp32 checkpoint loads as a
+train_nli.py base and scores like the ONNX model it came from.
+
+The pairs are written here (SNLI-style, unambiguous), so the test needs no data set.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("torch", reason="the `train` extra is not installed")
+transformers = pytest.importorskip("transformers", reason="the `train` extra is not installed")
+
+pytestmark = pytest.mark.slow  # the real model
+
+ROOT = Path(__file__).resolve().parents[2]
+MODEL = ROOT / "models" / "citelens-minilm-nli"
+
+PAIRS = [
+    ("A dog runs through a park.", "An animal is outside.", "entailment"),
+    ("A dog runs through a park.", "A cat sleeps on a sofa indoors.", "contradiction"),
+    ("A dog runs through a park.", "The dog is chasing its owner's ball.", "neutral"),
+    ("Two women are cooking dinner in a kitchen.", "People are making food.", "entailment"),
+    ("Two women are cooking dinner in a kitchen.", "Two men are swimming in the sea.", "contradiction"),
+    ("Two women are cooking dinner in a kitchen.", "The women are sisters.", "neutral"),
+    ("A man plays a guitar on a stage.", "A man is performing music.", "entailment"),
+    ("A man plays a guitar on a stage.", "The man is asleep in bed.", "contradiction"),
+    ("A man plays a guitar on a stage.", "The man is a famous rock star.", "neutral"),
+    ("A child is riding a red bicycle down the street.", "A kid is on a bike.", "entailment"),
+    (
+        "A child is riding a red bicycle down the street.",
+        "The child is sitting in a classroom.",
+        "contradiction",
+    ),
+    ("A child is riding a red bicycle down the street.", "The child is going to school.", "neutral"),
+    ("Several people are waiting at a bus stop in the rain.", "People are outdoors.", "entailment"),
+    ("Several people are waiting at a bus stop in the rain.", "Nobody is outside.", "contradiction"),
+    ("Several people are waiting at a bus stop in the rain.", "The bus is late.", "neutral"),
+    ("A woman in a blue dress is reading a book.", "A woman is reading.", "entailment"),
+    ("A woman in a blue dress is reading a book.", "A woman is running a marathon.", "contradiction"),
+    ("A woman in a blue dress is reading a book.", "The book is a mystery novel.", "neutral"),
+    ("Two boys are playing soccer on a field.", "Children are playing a sport.", "entailment"),
+    ("Two boys are playing soccer on a field.", "The boys are watching television.", "contradiction"),
+]
+
+
+def figure(output: str, name: str) -> float:
+    match = re.search(rf"^\s*{re.escape(name)}:? ([0-9.e+-]+)", output, re.MULTILINE)
+    assert match, f"no {name!r} in:\n{output}"
+    return float(match.group(1))
+
+
+def test_rebuilt_checkpoint_matches_the_int8_model(tmp_path):
+    snli = tmp_path / "pairs.jsonl.gz"
+    with gzip.open(snli, "wt") as f:
+        f.writelines(json.dumps({"premise": p, "hypothesis": h, "label": y}) + "\n" for p, h, y in PAIRS)
+    out = tmp_path / "fp32"
+    run = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "onnx_to_torch.py"),
+            str(MODEL),
+            "--out",
+            str(out),
+            "--check",
+            "20",
+            "--snli",
+            str(snli),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    assert figure(run.stdout, "argmax agreement") >= 0.95
+    # The conversion itself is exact: only the int8 side's activation quantization differs.
+    assert figure(run.stdout, "max abs logit difference") < 5.0
+    assert (
+        figure(run.stdout, "rebuild alone, float twin of the graph vs torch: max abs logit difference") < 1e-3
+    )
+
+    model = transformers.AutoModelForSequenceClassification.from_pretrained(out)
+    tokenizer = transformers.AutoTokenizer.from_pretrained(out)
+    assert model.config.id2label == {0: "entailment", 1: "neutral", 2: "contradiction"}
+    assert model.config.num_hidden_layers == 6 and model.config.hidden_size == 384
+    logits = model(
+        **tokenizer("A dog runs through a park.", "An animal is outside.", return_tensors="pt")
+    ).logits
+    assert logits.shape == (1, 3) and int(logits.argmax()) == 0
