@@ -50,6 +50,7 @@ _BOILERPLATE_CLASS = re.compile(
     re.IGNORECASE,
 )
 _SPACE = re.compile(r"[ \t\r\f\v\u00a0\u200b]+")
+_SOURCE_BREAK = re.compile(r"[\r\n]+")
 # readability keeping less than this share of the page's text usually means it picked a sidebar.
 _MIN_SHARE = 0.25
 _MIN_CHARS = 200
@@ -204,30 +205,38 @@ def _chars(element: lxml.html.HtmlElement) -> int:
 
 
 def _text_of(root: lxml.html.HtmlElement) -> str:
-    """Text with one line per block element, so headings and list items stay separate sentences."""
+    """Text with one line per block element, so headings and list items stay separate sentences.
+
+    A line break in the HTML source is only white space (pages hard-wrap their paragraphs), so
+    it never ends a line here; only block elements and <br> do, and the breaks of <pre>."""
     parts: list[str] = []
 
-    def walk(element: etree._Element) -> None:
+    def walk(element: etree._Element, pre: bool) -> None:
         tag = element.tag if isinstance(element.tag, str) else ""
         if tag in _SKIP or not tag:
             if element.tail:
-                parts.append(element.tail)
+                parts.append(_flow(element.tail, pre))
             return
         block = tag in _BLOCKS
+        pre = pre or tag == "pre"
         if block:
             parts.append("\n")
         if element.text:
-            parts.append(element.text)
+            parts.append(_flow(element.text, pre))
         for child in element:
-            walk(child)
+            walk(child, pre)
         if block:
             parts.append("\n")
         if element.tail:
-            parts.append(element.tail)
+            parts.append(_flow(element.tail, pre))
 
-    walk(root)
+    walk(root, False)
     lines = (_SPACE.sub(" ", line).strip() for line in "".join(parts).split("\n"))
     return "\n".join(line for line in lines if line)
+
+
+def _flow(text: str, pre: bool) -> str:
+    return text if pre else _SOURCE_BREAK.sub(" ", text)
 
 
 def document_from_text(url: str, title: str, text: str, *, declared_language: str = "") -> Document:

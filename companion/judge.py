@@ -89,8 +89,14 @@ class Judge:
             language=statement.language,
         )
         score, features = self._support(claim, statement.text, list(readings.values()))
-        meanings = {url: read_meaning(statement.text, r.most_entailing_text()) for url, r in readings.items()}
-        contradicted = any(self._contradicts(statement.text, r, meanings[url]) for url, r in readings.items())
+        meanings = {
+            url: read_meaning(statement.text, r.most_entailing_text(), statement.language)
+            for url, r in readings.items()
+        }
+        contradicted = any(
+            self._contradicts(statement.text, r, meanings[url], statement.language)
+            for url, r in readings.items()
+        )
         hedged = not any(m.asserts for m in meanings.values())
 
         # A one-fact statement that the sources fully support needs no atomic check.
@@ -170,8 +176,8 @@ class Judge:
         found = []
         for url, reading in readings.items():
             score = self._alone(statement.text, reading)
-            meaning = read_meaning(statement.text, reading.most_entailing_text())
-            contradicted = self._contradicts(statement.text, reading, meaning)
+            meaning = read_meaning(statement.text, reading.most_entailing_text(), statement.language)
+            contradicted = self._contradicts(statement.text, reading, meaning, statement.language)
             verdict = decide(score, [], contradicted, self.thresholds, hedged=bool(meaning.hedged))
             if verdict.judgment in ("complete_support", "partial_support"):
                 evidence = covering_quote(claim, reading, self.judging)
@@ -196,7 +202,7 @@ class Judge:
 
     # --- scores ---------------------------------------------------------------------------------
 
-    def _contradicts(self, text: str, reading: SourceReading, meaning: Reading) -> bool:
+    def _contradicts(self, text: str, reading: SourceReading, meaning: Reading, language: str) -> bool:
         """The verifiability study's contradiction: the model's, past its calibrated bar; a
         source that says the opposite direction; or an on-topic window that negates the
         statement and that the model reads as a contradiction (meaning.py)."""
@@ -204,7 +210,7 @@ class Judge:
             return True
         bar = self.judging.negated_contradiction
         return any(
-            on_topic and score.contradiction >= bar and negates(text, window.text)
+            on_topic and score.contradiction >= bar and negates(text, window.text, language)
             for window, score, on_topic in zip(reading.windows, reading.window_scores, reading.on_topic)
         )
 
@@ -308,7 +314,7 @@ class Judge:
     ) -> CitationJudgment:
         score = self._alone(statement_text, source)
         support = atom_support.get(source.url, [])
-        contradicted = self._contradicts(statement_text, source, meaning)
+        contradicted = self._contradicts(statement_text, source, meaning, source.language)
         verdict = decide(score, support, contradicted, self.thresholds, hedged=bool(meaning.hedged))
         if verdict.judgment == "no_support" and contradicted:
             evidence = contradicting_quote(source, self.judging)

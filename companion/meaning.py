@@ -15,7 +15,8 @@ of them are". These checks read the window the model found most entailing:
   also reads that window as a contradiction (config.Judging.negated_contradiction).
 A framed or narrower source cannot completely support the statement; an opposite direction or a
 negation the model confirms contradicts it. Measured on the meaning pairs and the calib and held
-parts (models/citelens-minilm-nli/README.md). Pure.
+parts (models/citelens-minilm-nli/README.md). English and French have their own cue words
+(the French ones written for issue 14, not measured on a French meaning set). Pure.
 """
 
 from __future__ import annotations
@@ -23,10 +24,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Reading", "negates", "read_meaning"]
+__all__ = ["Reading", "negates", "read_meaning", "reports_unsettled"]
 
 # Reported, not asserted: the source mentions the claim to doubt or attribute it.
-_FRAME = re.compile(
+_FRAME_EN = re.compile(
     r"\b(myths?|misconceptions?|legends?|legendary|folklore|folk (wisdom|belief|tale)s?|"
     r"old wives'? tales?|urban legends?|popular (belief|notion|idea|claim)s?|the story goes|"
     r"often (said|claimed|repeated)|commonly (believed|thought|said)|widely (believed|repeated)|"
@@ -37,40 +38,92 @@ _FRAME = re.compile(
     r"unfounded|unproven|debunked|hoax|speculat\w+|predicted|forecasts?|proposed|mooted)\b",
     re.IGNORECASE,
 )
-_UNIVERSAL = frozenset(
+_FRAME_FR = re.compile(
+    r"\b(mythes?|idées? reçues?|légendes?|légendaire|croyances? populaires?|on (lit|dit|entend|raconte|"
+    r"croit|pense|prétend|affirme) (souvent|parfois|volontiers|couramment)?|"
+    r"(il est|est|sont) (souvent |communément |largement )?(dit|affirmé|cru|admis|répété)e?s?|"
+    r"selon (la|une) (rumeur|légende)|rumeurs?|prétendu\w*|prétend\w*|soi-disant|supposé\w*|"
+    r"présumé\w*|allégu\w+|accus\w+|aurai(en)?t|serai(en)?t|affirm\w+ à tort|c['’]est faux|"
+    r"est faux|infondé\w*|non prouvé\w*|démenti\w*|canular|spécul\w+|prédi\w+|prévisions?|"
+    r"pressenti\w*|envisagé\w*|proposé\w*)\b",
+    re.IGNORECASE,
+)
+_UNIVERSAL_EN = frozenset(
     """all every both entire entirely whole always most majority completely fully solely
     exclusively""".split()
 )
-_OPPOSITES = (
-    ("rose", "fell"), ("rise", "fall"), ("rises", "falls"), ("risen", "fallen"),
-    ("increase", "decrease"), ("increased", "decreased"), ("increases", "decreases"),
-    ("grew", "shrank"), ("growing", "shrinking"), ("grow", "shrink"), ("gained", "lost"),
-    ("higher", "lower"), ("above", "below"), ("exported", "imported"), ("export", "import"),
-    ("exports", "imports"), ("promoted", "relegated"), ("won", "lost"), ("win", "lose"),
-    ("approved", "rejected"), ("accepted", "rejected"), ("expanded", "contracted"),
-    ("raised", "lowered"), ("cheaper", "dearer"), ("strengthened", "weakened"),
-    ("improved", "worsened"), ("acquitted", "convicted"), ("gains", "losses"),
-    ("rose", "declined"), ("rise", "decline"), ("grew", "declined"), ("increased", "reduced"),
-    ("rose", "dropped"), ("profit", "loss"), ("surplus", "deficit"), ("bought", "sold"),
-    ("buy", "sell"), ("hired", "fired"), ("passed", "failed"),
-    ("succeeded", "failed"), ("allowed", "banned"), ("permitted", "prohibited"), ("legal", "illegal"),
-    ("larger", "smaller"), ("bigger", "smaller"), ("longer", "shorter"), ("faster", "slower"),
-    ("older", "younger"), ("majority", "minority"), ("maximum", "minimum"),
+# "tout" is left out: in French it is mostly an adverb or an idiom ("tout à fait").
+_UNIVERSAL_FR = frozenset(
+    """tous toutes chaque entier entière entiers entières entièrement intégralement totalement
+    toujours complètement exclusivement uniquement majorité""".split()
 )
-_OPPOSITE: dict[str, frozenset[str]] = {}
-for _a, _b in _OPPOSITES:
-    _OPPOSITE[_a] = _OPPOSITE.get(_a, frozenset()) | {_b}
-    _OPPOSITE[_b] = _OPPOSITE.get(_b, frozenset()) | {_a}
+_OPPOSITES_EN = """
+    rose/fell rise/fall rises/falls risen/fallen increase/decrease increased/decreased
+    increases/decreases grew/shrank growing/shrinking grow/shrink gained/lost higher/lower
+    above/below exported/imported export/import exports/imports promoted/relegated won/lost
+    win/lose approved/rejected accepted/rejected expanded/contracted raised/lowered cheaper/dearer
+    strengthened/weakened improved/worsened acquitted/convicted gains/losses rose/declined
+    rise/decline grew/declined increased/reduced rose/dropped profit/loss surplus/deficit
+    bought/sold buy/sell hired/fired passed/failed succeeded/failed allowed/banned
+    permitted/prohibited legal/illegal larger/smaller bigger/smaller longer/shorter faster/slower
+    older/younger majority/minority maximum/minimum
+""".split()
+_OPPOSITES_FR = """
+    augmenté/baissé augmenté/diminué augmentée/diminuée augmente/baisse augmente/diminue
+    augmentation/diminution augmentation/baisse hausse/baisse progressé/reculé progresse/recule
+    croissance/déclin monté/descendu grimpé/chuté augmenté/chuté gagné/perdu gagne/perd
+    remporté/perdu exporté/importé exportations/importations exporte/importe approuvé/rejeté
+    approuvée/rejetée accepté/refusé acceptée/refusée autorisé/interdit autorisée/interdite
+    légal/illégal légale/illégale acquitté/condamné bénéfice/perte bénéfices/pertes
+    excédent/déficit acheté/vendu achète/vend embauché/licencié réussi/échoué supérieur/inférieur
+    supérieure/inférieure majorité/minorité maximum/minimum promu/relégué renforcé/affaibli
+    amélioré/aggravé
+""".split()
 # Negation and its cousins (issue 10's list): a sentence that says "not X" mentions X too.
-_NEGATION = re.compile(
+_NEGATION_EN = re.compile(
     r"\b(not|never|no longer|no|none|nor|neither|nothing|nobody|cannot|isn't|wasn't|aren't|weren't|"
     r"doesn't|didn't|don't|hasn't|haven't|won't|is false|contrary to|withdrawn|retracted|found no|"
     r"ceased|stopped|ruled out|fail(s|ed)? to|denied|denies|refuted|disproved|abandoned|cancelled|"
     r"scrapped|without|rarely|seldom|hardly)\b",
     re.IGNORECASE,
 )
-_WORD = re.compile(r"[a-z]+")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“‘(])")
+# French negation is "ne … pas / plus / jamais / rien / guère"; "ne" (or "n'") carries it even
+# where the second word is dropped, so it is enough with the cousins that stand alone.
+_NEGATION_FR = re.compile(
+    r"(?<!\w)(n['’]|(ne|jamais|aucun|aucune|ni|sans|nullement|guère|c['’]est faux|est faux|"
+    r"contrairement à|retiré\w*|abandonné\w*|annulé\w*|démenti\w*|réfuté\w*|infirmé\w*|"
+    r"a cessé|ont cessé|écarté\w*|rarement)(?!\w))",
+    re.IGNORECASE,
+)
+
+
+def _opposite_map(pairs: list[str]) -> dict[str, frozenset[str]]:
+    opposite: dict[str, frozenset[str]] = {}
+    for a, b in (pair.split("/") for pair in pairs):
+        opposite[a] = opposite.get(a, frozenset()) | {b}
+        opposite[b] = opposite.get(b, frozenset()) | {a}
+    return opposite
+
+
+@dataclass(frozen=True, slots=True)
+class _Rules:
+    """One language's cue words. A language without its own rules reads the English ones, which
+    then match little: the checks are only ever an extra brake, never a reason for support."""
+
+    frame: re.Pattern[str]
+    universal: frozenset[str]
+    opposite: dict[str, frozenset[str]]
+    negation: re.Pattern[str]
+    word: re.Pattern[str]
+
+
+_RULES = {
+    "en": _Rules(_FRAME_EN, _UNIVERSAL_EN, _opposite_map(_OPPOSITES_EN), _NEGATION_EN, re.compile(r"[a-z]+")),
+    "fr": _Rules(
+        _FRAME_FR, _UNIVERSAL_FR, _opposite_map(_OPPOSITES_FR), _NEGATION_FR, re.compile(r"[^\W\d_]+")
+    ),
+}
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-ZÀ-ÖØ-Þ0-9\"“‘«(])")
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,32 +138,58 @@ class Reading:
         return not self.hedged and not self.opposite
 
 
-def read_meaning(statement: str, source_text: str) -> Reading:
+def read_meaning(statement: str, source_text: str, language: str = "en") -> Reading:
     """Checks the source text the model found most entailing against the statement as written."""
-    said, found = _words(statement), _words(source_text)
+    rules = _RULES.get(language, _RULES["en"])
+    said, found = _words(statement, rules), _words(source_text, rules)
     for word in sorted(said):
-        opposite = _OPPOSITE.get(word, frozenset()) & found
+        opposite = rules.opposite.get(word, frozenset()) & found
         if opposite and word not in found:
             return Reading(opposite=min(opposite))
     # The frame must sit on the sentence that holds the statement's words: a window that quotes
     # the myth and then refutes it supports the refutation, not the myth.
-    if _FRAME.search(_closest(statement, source_text)) and not _FRAME.search(statement):
+    if rules.frame.search(_closest(statement, source_text, rules)) and not rules.frame.search(statement):
         return Reading(hedged="framed")
-    if said & _UNIVERSAL and not found & _UNIVERSAL:
+    if said & rules.universal and not found & rules.universal:
         return Reading(hedged="scope")
     return Reading()
 
 
-def negates(statement: str, source_text: str) -> bool:
-    """The sentence of `source_text` that holds most of the statement's words negates, and the
-    statement does not: with the model's contradiction on that text, a refutation."""
-    return bool(_NEGATION.search(_closest(statement, source_text))) and not _NEGATION.search(statement)
+def negates(statement: str, source_text: str, language: str = "en") -> bool:
+    """The sentence of `source_text` that holds most of the statement's words negates it, or
+    reports it as a myth or an allegation that the next sentence negates ("It is often said that
+    X. It is not."), and the statement does not negate: with the model's contradiction on that
+    text, a refutation."""
+    rules = _RULES.get(language, _RULES["en"])
+    if rules.negation.search(statement):
+        return False
+    sentences = _SENTENCE_END.split(source_text)
+    at = _closest_index(statement, sentences, rules)
+    if rules.negation.search(sentences[at]):
+        return True
+    return bool(rules.frame.search(sentences[at])) and any(
+        rules.negation.search(s) for s in sentences[at + 1 : at + 2]
+    )
 
 
-def _closest(statement: str, source_text: str) -> str:
-    said = _words(statement)
-    return max(_SENTENCE_END.split(source_text), key=lambda s: (len(_words(s) & said), -len(s)))
+def reports_unsettled(sentence: str, language: str = "en") -> bool:
+    """Whether the sentence reports something as a myth, a saying, an allegation or a rumour
+    without saying itself whether it holds (no negation in it): the next sentence usually does."""
+    rules = _RULES.get(language, _RULES["en"])
+    return bool(rules.frame.search(sentence)) and not rules.negation.search(sentence)
 
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(_WORD.findall(text.lower()))
+def _closest(statement: str, source_text: str, rules: _Rules) -> str:
+    sentences = _SENTENCE_END.split(source_text)
+    return sentences[_closest_index(statement, sentences, rules)]
+
+
+def _closest_index(statement: str, sentences: list[str], rules: _Rules) -> int:
+    said = _words(statement, rules)
+    return max(
+        range(len(sentences)), key=lambda i: (len(_words(sentences[i], rules) & said), -len(sentences[i]), -i)
+    )
+
+
+def _words(text: str, rules: _Rules) -> frozenset[str]:
+    return frozenset(rules.word.findall(text.lower()))

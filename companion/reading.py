@@ -12,8 +12,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from .config import Judging, Retrieval
+from .meaning import reports_unsettled
 from .records import Document, Entailment, Window
-from .retrieve import overlap, rank_windows, top_sentences
+from .retrieve import join_sentences, overlap, rank_windows, top_sentences
 from .typedefs import NLIBackend
 
 __all__ = ["SourceReading", "read_sources"]
@@ -101,6 +102,7 @@ def read_sources(
             hint=hint,
             language=language,
         )
+        found = _read_on(document, found, language)
         top = top_sentences(found, retrieval.joined_sentences)
         joined = " ".join(document.sentences[i].text for i in top)
         plans.append(_Plan(url, document, tuple(found), joined))
@@ -124,6 +126,24 @@ def read_sources(
             language,
         )
     return readings
+
+
+def _read_on(document: Document, windows: list[Window], language: str) -> list[Window]:
+    """Windows that end on a sentence reporting the claim as a myth, a saying or an allegation,
+    read on to the sentence after it. Pages state a myth to refute it next ("It is often said
+    that X. It is not."); read alone, the myth's sentence entails the claim word for word."""
+    read: list[Window] = []
+    for window in windows:
+        last = window.last + 1
+        if last < len(document.sentences) and reports_unsettled(
+            document.sentences[window.last].text, language
+        ):
+            window = Window(
+                window.first, last, join_sentences(document, window.first, last), window.relevance
+            )
+        if all((w.first, w.last) != (window.first, window.last) for w in read):
+            read.append(window)
+    return read
 
 
 def _take(scores: Iterator[Entailment], count: int) -> Iterator[Entailment]:

@@ -22,6 +22,22 @@ def test_article_text_without_boilerplate_and_sentence_offsets_are_exact():
         assert doc.text[sentence.start : sentence.end] == sentence.text
 
 
+def test_a_line_break_in_the_html_source_does_not_cut_a_sentence():
+    html = (
+        "<html><body><article><p>The reef stretches for more than 2,300 kilometres along the\n"
+        "coast of Queensland. It is\r\nthe largest reef system in the world.</p>"
+        "<h2>Its fish</h2><p>One line<br>and the next.</p>"
+        "<pre>keep\nthese lines</pre></article></body></html>"
+    )
+    doc = html_to_document("https://example.org", html, max_chars=10_000)
+    assert [s.text for s in doc.sentences][:2] == [
+        "The reef stretches for more than 2,300 kilometres along the coast of Queensland.",
+        "It is the largest reef system in the world.",
+    ]
+    lines = doc.text.split("\n")
+    assert {"Its fish", "One line", "and the next.", "keep", "these lines"} <= set(lines)
+
+
 def test_fallback_when_readability_keeps_too_little():
     html = "<html><body><nav>Home</nav><div>Short page. It says one thing.</div><footer>(c)</footer></body>"
     doc = html_to_document("https://example.org", html, max_chars=1000)

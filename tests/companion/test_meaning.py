@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.meaning import Reading, negates, read_meaning
+from companion.meaning import Reading, negates, read_meaning, reports_unsettled
 
 
 @pytest.mark.parametrize(
@@ -59,3 +59,54 @@ def test_a_negating_sentence_is_told_from_a_plain_one():
     assert not negates(statement, "The Eiffel Tower is made of steel girders. It is not small.")
     assert not negates("The tower is not made of steel.", "The tower is not made of steel.")
     assert negates("The plant makes cars.", "The plant ceased to make cars in 2019.")
+
+
+@pytest.mark.parametrize(
+    ("statement", "source", "expected"),
+    [
+        ("Elle est visible depuis la Lune à l'œil nu.",
+         "On lit souvent qu'elle est visible depuis la Lune à l'œil nu.", Reading(hedged="framed")),
+        ("Le maire a accepté des pots-de-vin.",
+         "Le maire aurait accepté des pots-de-vin, selon l'opposition.", Reading(hedged="framed")),
+        ("Les 40 patients ont tous guéri.", "Sur les 40 patients, 31 ont guéri.", Reading(hedged="scope")),
+        ("Le chiffre d'affaires a augmenté de 12 % en 2023.",
+         "Le chiffre d'affaires a baissé de 12 % en 2023.", Reading(opposite="baissé")),
+        ("Le pays a exporté 2,3 millions de tonnes de blé.",
+         "Le pays a importé 2,3 millions de tonnes de blé.", Reading(opposite="importé")),
+    ],
+)
+def test_french_sources_that_do_not_assert_are_caught(statement, source, expected):
+    assert read_meaning(statement, source, "fr") == expected
+
+
+def test_the_cue_words_are_those_of_the_language():
+    myth = ("Elle est visible depuis la Lune.", "On lit souvent qu'elle est visible depuis la Lune.")
+    assert read_meaning(*myth, "en").asserts
+    assert not negates("La tour est en acier.", "La tour n'est pas en acier.", "en")
+
+
+def test_french_plain_support_passes_and_negation_is_read():
+    assert read_meaning(
+        "Le récif abrite plus de 1 500 espèces de poissons.",
+        "Le récif abrite plus de 1 500 espèces de poissons et 400 espèces de coraux.",
+        "fr",
+    ).asserts
+    statement = "La tour Eiffel est en acier."
+    assert negates(statement, "La tour Eiffel n'est pas en acier : elle est en fer puddlé.", "fr")
+    assert not negates(statement, "La tour Eiffel est en acier. Elle n'est pas petite.", "fr")
+    assert not negates("La tour n'est pas en acier.", "La tour n'est pas en acier.", "fr")
+
+
+def test_a_myth_is_refuted_by_the_sentence_after_it():
+    statement = "The reef is visible from the Moon."
+    page = "A popular myth holds that the reef is visible from the Moon. Astronauts report it cannot be seen."
+    assert negates(statement, page)
+    assert negates(
+        "Elle est visible depuis la Lune à l'œil nu.",
+        "On lit souvent qu'elle est visible depuis la Lune à l'œil nu. C'est faux : on ne la distingue pas.",
+        "fr",
+    )
+    # A plain sentence followed by an unrelated negation is not a refutation.
+    assert not negates(statement, "The reef is visible from space. It is not a single reef.")
+    assert reports_unsettled("A popular myth holds that the reef is visible from the Moon.")
+    assert not reports_unsettled("The myth that the reef is visible from the Moon is false and not new.")
