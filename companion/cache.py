@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 # Entries carry the version of the code that extracted and split them: sentence spans made by
 # another extractor or segmenter would outlive the change without a word. A release of the
 # companion counts as a change; bump _FORMAT for a change between releases.
-_FORMAT = 4  # 3: sentences carry their PDF page; 4: the page's language
+_FORMAT = 5  # 3: sentences carry their PDF page; 4: the page's language; 5: source line breaks are spaces
 _VERSION = f"{__version__}/{_FORMAT}"
 
 _SCHEMA = """
