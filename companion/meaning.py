@@ -35,7 +35,8 @@ _FRAME_EN = re.compile(
     r"(is|are|was|were) (widely |commonly |often )?(thought|believed|rumou?red|alleged|supposed|reputed) to|"
     r"claims? (that|holds)|claimed|claiming|alleged(ly)?|alleges|accused|warned|suggest(s|ed)? that|"
     r"rumou?r(s|ed)?|tipped|in (early )?talks|reportedly|supposedly|convinced that|is false|"
-    r"unfounded|unproven|debunked|hoax|speculat\w+|predicted|forecasts?|proposed|mooted)\b",
+    r"unfounded|unproven|debunked|hoax|speculat\w+|predicted|forecasts?|proposed|mooted|"
+    r"assum(e|es|ed|ing) that|(people|visitors|many|most) (assume|believe|think)|mistaken(ly)?|wrongly)\b",
     re.IGNORECASE,
 )
 _FRAME_FR = re.compile(

@@ -24,6 +24,8 @@ from companion.meaning import Reading, negates, read_meaning, reports_unsettled
         ("Revenue rose in 2023.", "Revenue declined in 2023.", Reading(opposite="declined")),
         ("Swallows hibernate in mud.", "Folklore held that swallows hibernate in mud.",
          Reading(hedged="framed")),
+        ("The tower is made of steel.", "Many visitors assume that the tower is made of steel.",
+         Reading(hedged="framed")),
         ("The country exported 2.3 million tonnes of wheat.",
          "The country imported 2.3 million tonnes of wheat.", Reading(opposite="imported")),
     ],
