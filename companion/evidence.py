@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .config import Judging
 from .extract_pdf import pdf_page_fragment
+from .meaning import reports_unsettled
 from .reading import SourceReading
 from .records import Document, Evidence
 from .retrieve import content_terms
@@ -50,11 +51,16 @@ def covering_quote(claim: str, source: SourceReading, judging: Judging) -> tuple
 
 
 def contradicting_quote(source: SourceReading, judging: Judging) -> tuple[Evidence, ...]:
-    """For a contradicted claim the quote to show is the sentence that says otherwise."""
+    """For a contradicted claim the quote to show is the sentence that says otherwise: of a myth
+    read with its refutation (reading.py), the refutation."""
     window = source.contradicting_window()
     if window is None:
         return ()
-    return tuple(quote(source.document, i, source.url, judging) for i in range(window.first, window.last + 1))
+    sentences = source.document.sentences
+    first = window.first
+    while first < window.last and reports_unsettled(sentences[first].text, source.language):
+        first += 1
+    return tuple(quote(source.document, i, source.url, judging) for i in range(first, window.last + 1))
 
 
 def quote(document: Document, index: int, url: str, judging: Judging) -> Evidence:
