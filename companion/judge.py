@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from .alce import irrelevant
 from .claims import atomic_claims, hypothesis
-from .combiner import Combiner, Verdict, decide
+from .combiner import Combiner, Verdict, banded, decide
 from .config import Judging, Retrieval
 from .evidence import contradicting_quote, covering_quote
 from .meaning import Reading, negates, read_meaning
@@ -137,7 +137,7 @@ class Judge:
         return StatementJudgment(
             statement=statement,
             judgment=verdict.judgment,
-            score=round(score, 4),
+            score=round(banded(score, verdict.judgment, self.thresholds), 4),
             contradicted=contradicted and not complete,
             per_citation=per_citation,
             evidence=evidence,
@@ -182,7 +182,13 @@ class Judge:
             if verdict.judgment in ("complete_support", "partial_support"):
                 evidence = covering_quote(claim, reading, self.judging)
                 found.append(
-                    FoundElsewhere(url, cited_by.get(url), verdict.judgment, round(score, 4), evidence)
+                    FoundElsewhere(
+                        url,
+                        cited_by.get(url),
+                        verdict.judgment,
+                        round(banded(score, verdict.judgment, self.thresholds), 4),
+                        evidence,
+                    )
                 )
         found.sort(key=lambda f: (f.judgment != "complete_support", -f.score, f.url))
         return dataclasses.replace(result, found_elsewhere=tuple(found))
@@ -324,7 +330,7 @@ class Judge:
         return CitationJudgment(
             citation=citation,
             judgment=verdict.judgment,
-            score=round(score, 4),
+            score=round(banded(score, verdict.judgment, self.thresholds), 4),
             contradiction=round(source.contradiction, 4),
             irrelevant=False,
             evidence=evidence,

@@ -7,13 +7,18 @@ away" as entailing "The charge drove shoppers away", "imported 2.3 million tonne
 of them are". These checks read the window the model found most entailing:
 - framed: the source reports the claim as a myth, a saying, an allegation, a warning or a rumour,
   and the statement states it as fact;
-- scope: the statement says all / every / only / most / the whole, and the source does not;
+- scope: the statement says all / every / most / the whole, and the source does not; or the
+  source restates it "partly";
 - direction: the statement says rose / exported / won where the source says fell / imported /
-  lost (and not the statement's word);
-- negation (`negates`): the source's sentence about the claim says "not", "never", "no longer",
-  "is false"… and the statement does not; the judge counts it as a refutation when the model
-  also reads that window as a contradiction (config.Judging.negated_contradiction).
-A framed or narrower source cannot completely support the statement; an opposite direction or a
+  lost (and neither the statement's word nor the opposite is in the other text);
+- negated: the source's sentence restates the statement with "not", "never", "no longer", "was
+  withdrawn", "found none"… on it (`_qualifies`: most of the statement's words in order, the
+  cue next to them), and the statement does not negate; real pages are full of negations about
+  something else ("It is not unusual for…"), which this leaves alone;
+- negation (`negates`), for contradiction: the source's sentence about the claim negates it; the
+  judge counts it as a refutation when the model also reads that window as a contradiction
+  (config.Judging.negated_contradiction).
+A framed, negated or narrower source cannot completely support the statement; an opposite direction or a
 negation the model confirms contradicts it. Measured on the meaning pairs and the calib and held
 parts (models/citelens-minilm-nli/README.md). English and French have their own cue words
 (the French ones written for issue 14, not measured on a French meaning set). Pure.
@@ -23,6 +28,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 
 __all__ = ["Reading", "negates", "read_meaning", "reports_unsettled"]
 
@@ -50,9 +56,12 @@ _FRAME_FR = re.compile(
     re.IGNORECASE,
 )
 _UNIVERSAL_EN = frozenset(
-    """all every both entire entirely whole always most majority completely fully solely
-    exclusively""".split()
+    """all every both entire entirely whole wholly always most majority completely fully totally
+    solely exclusively""".split()
 )
+# A source sentence that says the claim holds only in part ("partly made of rings").
+_PARTIAL_EN = frozenset("partly partially".split())
+_PARTIAL_FR = frozenset("partiellement".split())
 # "tout" is left out: in French it is mostly an adverb or an idiom ("tout à fait").
 _UNIVERSAL_FR = frozenset(
     """tous toutes chaque entier entière entiers entières entièrement intégralement totalement
@@ -67,7 +76,11 @@ _OPPOSITES_EN = """
     rise/decline grew/declined increased/reduced rose/dropped profit/loss surplus/deficit
     bought/sold buy/sell hired/fired passed/failed succeeded/failed allowed/banned
     permitted/prohibited legal/illegal larger/smaller bigger/smaller longer/shorter faster/slower
-    older/younger majority/minority maximum/minimum
+    older/younger majority/minority maximum/minimum north/south northern/southern east/west
+    eastern/western northward/southward largest/smallest biggest/smallest highest/lowest
+    best/worst earliest/latest increasing/decreasing rising/falling upward/downward
+    victory/defeat success/failure more/less more/fewer longest/shortest most/least
+    strongest/weakest
 """.split()
 _OPPOSITES_FR = """
     augmenté/baissé augmenté/diminué augmentée/diminuée augmente/baisse augmente/diminue
@@ -78,7 +91,8 @@ _OPPOSITES_FR = """
     légal/illégal légale/illégale acquitté/condamné bénéfice/perte bénéfices/pertes
     excédent/déficit acheté/vendu achète/vend embauché/licencié réussi/échoué supérieur/inférieur
     supérieure/inférieure majorité/minorité maximum/minimum promu/relégué renforcé/affaibli
-    amélioré/aggravé
+    amélioré/aggravé nord/sud septentrional/méridional oriental/occidental meilleur/pire
+    premier/dernier première/dernière
 """.split()
 # Negation and its cousins (issue 10's list): a sentence that says "not X" mentions X too.
 _NEGATION_EN = re.compile(
@@ -113,17 +127,38 @@ class _Rules:
 
     frame: re.Pattern[str]
     universal: frozenset[str]
+    partial: frozenset[str]
     opposite: dict[str, frozenset[str]]
     negation: re.Pattern[str]
     word: re.Pattern[str]
 
+    @property
+    def partial_cue(self) -> re.Pattern[str]:
+        return re.compile(r"(?<!\w)(" + "|".join(sorted(self.partial)) + r")(?!\w)", re.IGNORECASE)
+
 
 _RULES = {
-    "en": _Rules(_FRAME_EN, _UNIVERSAL_EN, _opposite_map(_OPPOSITES_EN), _NEGATION_EN, re.compile(r"[a-z]+")),
+    "en": _Rules(
+        _FRAME_EN,
+        _UNIVERSAL_EN,
+        _PARTIAL_EN,
+        _opposite_map(_OPPOSITES_EN),
+        _NEGATION_EN,
+        re.compile(r"[a-z]+"),
+    ),
     "fr": _Rules(
-        _FRAME_FR, _UNIVERSAL_FR, _opposite_map(_OPPOSITES_FR), _NEGATION_FR, re.compile(r"[^\W\d_]+")
+        _FRAME_FR,
+        _UNIVERSAL_FR,
+        _PARTIAL_FR,
+        _opposite_map(_OPPOSITES_FR),
+        _NEGATION_FR,
+        re.compile(r"[^\W\d_]+"),
     ),
 }
+# A sentence restates the statement when it holds this share of its words in order, and a cue
+# bears on it within this many words of a run of them.
+_RESTATED = 0.6
+_NEAR = 3
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-ZÀ-ÖØ-Þ0-9\"“‘«(])")
 
 
@@ -131,7 +166,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-ZÀ-ÖØ-Þ0-9\"“‘«(])")
 class Reading:
     """Whether the source asserts what the statement says, as far as these checks can tell."""
 
-    hedged: str = ""  # why it cannot completely support the statement: "framed" or "scope"
+    hedged: str = ""  # why it cannot completely support the statement: "framed", "negated", "scope"
     opposite: str = ""  # the source's word that says the opposite of the statement's
 
     @property
@@ -140,20 +175,54 @@ class Reading:
 
 
 def read_meaning(statement: str, source_text: str, language: str = "en") -> Reading:
-    """Checks the source text the model found most entailing against the statement as written."""
+    """Checks the source text the model found most entailing against the statement as written.
+
+    Direction reads the whole text; the other checks read its sentence that holds most of the
+    statement's words, since a window that quotes a myth and then refutes it supports the
+    refutation, not the myth, and a "not" or an "always" two sentences away says nothing of it."""
     rules = _RULES.get(language, _RULES["en"])
     said, found = _words(statement, rules), _words(source_text, rules)
     for word in sorted(said):
         opposite = rules.opposite.get(word, frozenset()) & found
-        if opposite and word not in found:
+        if opposite and word not in found and not opposite & said:
             return Reading(opposite=min(opposite))
-    # The frame must sit on the sentence that holds the statement's words: a window that quotes
-    # the myth and then refutes it supports the refutation, not the myth.
-    if rules.frame.search(_closest(statement, source_text, rules)) and not rules.frame.search(statement):
+    closest = _closest(statement, source_text, rules)
+    # A statement that itself reports a claim ("Critics said that X") is supported by the report,
+    # whatever the source adds about X ("…, but this was never confirmed").
+    reports = bool(rules.frame.search(statement))
+    if rules.frame.search(closest) and not reports:
         return Reading(hedged="framed")
+    negated = not rules.negation.search(statement) and _qualifies(statement, closest, rules.negation, rules)
+    if negated and not reports:
+        return Reading(hedged="negated")
     if said & rules.universal and not found & rules.universal:
         return Reading(hedged="scope")
+    if not said & rules.partial and _qualifies(statement, closest, rules.partial_cue, rules):
+        return Reading(hedged="scope")
     return Reading()
+
+
+def _qualifies(statement: str, sentence: str, cue: re.Pattern[str], rules: _Rules) -> bool:
+    """Whether `sentence` restates the statement with a cue ("not", "partly", "was withdrawn")
+    on it: most of the statement's words, in order, with the cue within a few words of a run of
+    them. Real pages are full of cues about something else ("It is not unusual for…", "nothing
+    but"); those sit away from the statement's words, or in a sentence that is only loosely
+    about it."""
+    said = rules.word.findall(statement.lower())
+    spans = [(m.start(), m.group()) for m in rules.word.finditer(sentence.lower())]
+    if not said or not spans:
+        return False
+    words = [w for _, w in spans]
+    matcher = SequenceMatcher(None, said, words, autojunk=False)
+    blocks = [b for b in matcher.get_matching_blocks() if b.size >= 2]
+    if sum(b.size for b in matcher.get_matching_blocks()) < _RESTATED * len(said):
+        return False
+    starts = [at for at, _ in spans]
+    for m in cue.finditer(sentence):
+        at = max(0, sum(1 for s in starts if s <= m.start()) - 1)
+        if any(b.b - _NEAR <= at < b.b + b.size + _NEAR for b in blocks):
+            return True
+    return False
 
 
 def negates(statement: str, source_text: str, language: str = "en") -> bool:

@@ -112,3 +112,43 @@ def test_a_myth_is_refuted_by_the_sentence_after_it():
     assert not negates(statement, "The reef is visible from space. It is not a single reef.")
     assert reports_unsettled("A popular myth holds that the reef is visible from the Moon.")
     assert not reports_unsettled("The myth that the reef is visible from the Moon is false and not new.")
+
+
+@pytest.mark.parametrize(
+    ("statement", "source", "expected"),
+    [
+        ("The Fed will be happy with the revisions.", "The Fed will never be happy with the revisions.",
+         Reading(hedged="negated")),
+        ("The museum holds 40 paintings by Vermeer.",
+         "A report that the museum holds 40 paintings by Vermeer was later withdrawn by its publisher.",
+         Reading(hedged="negated")),
+        ("Run-flat tyres keep their bead on the rim when deflated.",
+         "Researchers looked for evidence that run-flat tyres keep their bead on the rim when "
+         "deflated, but found none.", Reading(hedged="negated")),
+        ("The rings are made up of ice.", "The rings are partly made up of ice.", Reading(hedged="scope")),
+        ("The boat reached eastern Indonesia on Thursday.", "The boat reached western Indonesia on Thursday.",
+         Reading(opposite="western")),
+    ],
+)
+def test_a_restatement_with_a_cue_on_it_is_caught(statement, source, expected):
+    assert read_meaning(statement, source) == expected
+
+
+@pytest.mark.parametrize(
+    ("statement", "source"),
+    [
+        # A negation about something else in the sentence, or an idiom, says nothing of the claim.
+        ("Running increases vagal tone, which slows the heart.",
+         "It is not unusual for endurance athletes to have a slow heart: training increases vagal "
+         "tone, which slows the heart."),
+        ("Clean the screen with a soft damp cloth.", "Use nothing but a soft damp cloth to clean the screen."),
+        # A statement that reports a claim is supported by the report, whatever the page adds.
+        ("Critics claimed that the bridge was unsafe.",
+         "Critics claimed that the bridge was unsafe, but this was never confirmed."),
+        # The statement holds both words of an opposite pair: no direction to compare.
+        ("Exercise makes the heart beat more slowly and less prone to disease.",
+         "A trained heart beats slowly and is less prone to disease."),
+    ],
+)
+def test_a_cue_that_is_not_on_the_claim_passes(statement, source):
+    assert read_meaning(statement, source).asserts
