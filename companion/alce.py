@@ -29,8 +29,7 @@ def irrelevant(
     return {
         cj.citation.url
         for cj in judged
-        if cj.judgment != "complete_support"
-        and supported_by([o.citation.url for o in judged if o is not cj])
+        if cj.judgment != "complete_support" and supported_by([o.citation.url for o in judged if o is not cj])
     }
 
 

@@ -52,6 +52,7 @@ _PROBES = {
     "fr": ("Le chat est assis sur le tapis.", "Un chat est assis."),
 }
 
+
 def _settings(args: argparse.Namespace) -> Settings:
     return Settings(
         port=getattr(args, "port", DEFAULT_PORT),

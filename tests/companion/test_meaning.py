@@ -141,7 +141,8 @@ def test_a_restatement_with_a_cue_on_it_is_caught(statement, source, expected):
         ("Running increases vagal tone, which slows the heart.",
          "It is not unusual for endurance athletes to have a slow heart: training increases vagal "
          "tone, which slows the heart."),
-        ("Clean the screen with a soft damp cloth.", "Use nothing but a soft damp cloth to clean the screen."),
+        ("Clean the screen with a soft damp cloth.",
+         "Use nothing but a soft damp cloth to clean the screen."),
         # A statement that reports a claim is supported by the report, whatever the page adds.
         ("Critics claimed that the bridge was unsafe.",
          "Critics claimed that the bridge was unsafe, but this was never confirmed."),
