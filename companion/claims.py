@@ -26,6 +26,15 @@ _AUX = frozenset(
     do did remains remained became becomes become""".split()
 )
 # ", and" is left to _split_predicates: it also ends lists, which must stay whole until split.
+# Irregular past tenses, which the "-ed" test misses: "killed 30 percent … and cost the industry a
+# billion dollars" is two claims. Forms that are mostly nouns or adjectives ("left", "set", "lost")
+# are left out.
+_IRREGULAR_PAST = frozenset(
+    """began became brought built bought caught chose came cost drove drew fell felt fought found
+    flew forgot froze gave got grew held hid kept knew laid led lent made meant met paid ran rose
+    said sank saw sold sent shook shot shut sang sat slept spent spoke spread stood stole struck
+    swam swept took taught tore told thought threw understood woke wore won wrote""".split()
+)
 _CLAUSE_BREAK = re.compile(
     r"\s*;\s*|,\s+(?:but|while|whereas|although|though|so|yet)\s+|\s+(?:but|whereas)\s+"
 )
@@ -82,7 +91,7 @@ def _subject(sentence: str) -> str:
 
 def _verb_like(word: str, before: str) -> bool:
     bare = word.lower().strip(",.;:")
-    if bare in _AUX or (bare.endswith("ed") and len(bare) > 3):
+    if bare in _AUX or bare in _IRREGULAR_PAST or (bare.endswith("ed") and len(bare) > 3):
         return True
     prior = before.lower().strip(",.;:")
     if not word[0].islower() or bare in _FUNCTION_WORDS:
@@ -148,6 +157,9 @@ def _split_predicates(clause: str, subject: str) -> list[str]:
     words = tail.split()
     if not words:
         return [clause]
+    first = words[0].lower()
+    if subject and (first in _AUX or first in _IRREGULAR_PAST or first.endswith("ed")):
+        return [head, f"{subject} {tail}"]  # "… and made cars there": the subject's own verb
     if _PRONOUN_START.match(tail) or any(_verb_like(w, b) for b, w in zip(words, words[1:4])):
         return [head, tail]  # a clause of its own, with its own subject
     if subject and _verb_like(words[0], subject.split()[-1]):

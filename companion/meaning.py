@@ -99,7 +99,7 @@ _NEGATION_EN = re.compile(
     r"\b(not|never|no longer|no|none|nor|neither|nothing|nobody|cannot|isn't|wasn't|aren't|weren't|"
     r"doesn't|didn't|don't|hasn't|haven't|won't|is false|contrary to|withdrawn|retracted|found no|"
     r"ceased|stopped|ruled out|fail(s|ed)? to|denied|denies|refuted|disproved|abandoned|cancelled|"
-    r"scrapped|without|rarely|seldom|hardly)\b",
+    r"scrapped|without|rarely|seldom|hardly|rather than|instead of)\b",
     re.IGNORECASE,
 )
 # French negation is "ne … pas / plus / jamais / rien / guère"; "ne" (or "n'") carries it even
@@ -107,7 +107,7 @@ _NEGATION_EN = re.compile(
 _NEGATION_FR = re.compile(
     r"(?<!\w)(n['’]|(ne|jamais|aucun|aucune|ni|sans|nullement|guère|c['’]est faux|est faux|"
     r"contrairement à|retiré\w*|abandonné\w*|annulé\w*|démenti\w*|réfuté\w*|infirmé\w*|"
-    r"a cessé|ont cessé|écarté\w*|rarement)(?!\w))",
+    r"a cessé|ont cessé|écarté\w*|rarement|plutôt que|au lieu de)(?!\w))",
     re.IGNORECASE,
 )
 

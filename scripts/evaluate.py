@@ -46,6 +46,8 @@ def prediction(line: int, fmt: str, row: dict, ex: Example, result: StatementJud
     judgment = result.judgment if result.judgment in JUDGED else "no_support"
     chosen = sorted({ex.owner[e.sentence_index] for cj in result.per_citation for e in cj.evidence})
     out: dict = {"line": line, "score": result.score, "judgment": judgment, "evidence": chosen}
+    # The model's own best reading, apart from the combiner: what a gate on it would see.
+    out["entailment"] = max((cj.entailment for cj in result.per_citation), default=0.0)
     if fmt == "snli":  # the model's own 3-way reading of the premise
         reading = result.per_citation[0].reading
         probs = {"entailment": 0.0, "neutral": 1.0, "contradiction": 0.0}
