@@ -30,6 +30,8 @@ import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
+from .retrieve import content_terms
+
 __all__ = ["Reading", "negates", "read_meaning", "reports_unsettled"]
 
 # Reported, not asserted: the source mentions the claim to doubt or attribute it.
@@ -166,7 +168,8 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-ZÀ-ÖØ-Þ0-9\"“‘«(])")
 class Reading:
     """Whether the source asserts what the statement says, as far as these checks can tell."""
 
-    hedged: str = ""  # why it cannot completely support the statement: "framed", "negated", "scope"
+    # Why it cannot completely support the statement: "framed", "negated", "substituted", "scope".
+    hedged: str = ""
     opposite: str = ""  # the source's word that says the opposite of the statement's
 
     @property
@@ -195,11 +198,33 @@ def read_meaning(statement: str, source_text: str, language: str = "en") -> Read
     negated = not rules.negation.search(statement) and _qualifies(statement, closest, rules.negation, rules)
     if negated and not reports:
         return Reading(hedged="negated")
+    if _substitutes(statement, closest, language):
+        return Reading(hedged="substituted")
     if said & rules.universal and not found & rules.universal:
         return Reading(hedged="scope")
     if not said & rules.partial and _qualifies(statement, closest, rules.partial_cue, rules):
         return Reading(hedged="scope")
     return Reading()
+
+
+def _substitutes(statement: str, sentence: str, language: str) -> bool:
+    """Whether `sentence` restates the statement with one of its words put in place of another:
+    "The tower is made of puddled iron" for "…made of steel", "southern Israel" for "northern
+    Israel", "330 metres" for "300 metres". A small NLI model reads such a near copy as entailment
+    (0.96 for the tower); a reader sees a different fact."""
+    said, words = content_terms(statement, language), content_terms(sentence, language)
+    if len(said) < 3:
+        return False
+    matcher = SequenceMatcher(None, said, words, autojunk=False)
+    if sum(b.size for b in matcher.get_matching_blocks()) < _RESTATED * len(said):
+        return False
+    # One word for at most two, and a word the sentence holds nowhere, not even inside another
+    # ("elle" in "qu'elle"): a rephrased clause ("exercise makes the heart" / "a trained heart")
+    # is a paraphrase, not a substitution.
+    return any(
+        op == "replace" and i2 - i1 == 1 and j2 - j1 <= 2 and not any(said[i1] in w for w in words)
+        for op, i1, i2, j1, j2 in matcher.get_opcodes()
+    )
 
 
 def _qualifies(statement: str, sentence: str, cue: re.Pattern[str], rules: _Rules) -> bool:

@@ -128,6 +128,9 @@ def test_a_myth_is_refuted_by_the_sentence_after_it():
         ("The rings are made up of ice.", "The rings are partly made up of ice.", Reading(hedged="scope")),
         ("The boat reached eastern Indonesia on Thursday.", "The boat reached western Indonesia on Thursday.",
          Reading(opposite="western")),
+        ("The tower is made of steel.", "The tower is made of puddled iron.", Reading(hedged="substituted")),
+        ("The tower was 330 metres tall when it opened.", "When it opened, the tower was 300 metres tall.",
+         Reading(hedged="substituted")),
     ],
 )
 def test_a_restatement_with_a_cue_on_it_is_caught(statement, source, expected):
@@ -146,6 +149,9 @@ def test_a_restatement_with_a_cue_on_it_is_caught(statement, source, expected):
         # A statement that reports a claim is supported by the report, whatever the page adds.
         ("Critics claimed that the bridge was unsafe.",
          "Critics claimed that the bridge was unsafe, but this was never confirmed."),
+        # A clause said another way is a paraphrase, not a word put in place of another.
+        ("Exercise makes the heart beat more slowly.", "A trained heart beats more slowly."),
+        ("The tower is made of iron.", "The tower is made of puddled iron."),
         # The statement holds both words of an opposite pair: no direction to compare.
         ("Exercise makes the heart beat more slowly and less prone to disease.",
          "A trained heart beats slowly and is less prone to disease."),
