@@ -26,7 +26,7 @@ from .model import ModelConfig, Thresholds
 from .records import Judgment, PageIndex
 from .retrieve import STOPWORDS, content_terms, overlap, overlap_pages
 
-__all__ = ["FEATURES", "Combiner", "Verdict", "banded", "decide", "features_version"]
+__all__ = ["FEATURES", "Combiner", "Verdict", "banded", "decide", "entailment_of", "features_version"]
 
 # The combiner's inputs, in order (scripts/calibrate.py fits one weight per name). Contradiction is
 # not one: it has its own flag and bar, and fitted on 303 calib examples its weight learned that an
@@ -107,6 +107,11 @@ def decide(
     if len(unsupported) < len(atoms):
         return Verdict("partial_support", unsupported)
     return Verdict("no_support", every)
+
+
+def entailment_of(features: Sequence[float]) -> float:
+    """The model's best entailment probability, read back from the features."""
+    return 1 / (1 + math.exp(-features[FEATURES.index("max_entailment_logit")]))
 
 
 def banded(score: float, judgment: Judgment, thresholds: Thresholds) -> float:

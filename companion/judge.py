@@ -27,10 +27,10 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from .alce import irrelevant
 from .claims import atomic_claims, hypothesis
-from .combiner import Combiner, Verdict, banded, decide
+from .combiner import Combiner, Verdict, banded, decide, entailment_of
 from .config import Judging, Retrieval
 from .evidence import contradicting_quote, covering_quote
-from .meaning import Reading, negates, read_meaning
+from .meaning import Reading, negates, read_meaning, restates_negated
 from .model import ModelConfig
 from .reading import SourceReading, read_sources
 from .records import (
@@ -97,13 +97,13 @@ class Judge:
             self._contradicts(statement.text, r, meanings[url], statement.language)
             for url, r in readings.items()
         )
-        hedged = not any(m.asserts for m in meanings.values())
 
         # A one-fact statement that the sources fully support needs no atomic check.
         atoms: tuple[AtomicClaim, ...] = ()
         atom_support: dict[str, list[float]] = {}
         if score < self.thresholds.complete or len(atomic_claims(statement.text)) > 1:
             atoms, atom_support = self._atoms(statement, readings, score, features)
+        hedged = not any(m.asserts for m in meanings.values()) or not self._model_reads(features, atoms)
         verdict = decide(score, [a.score for a in atoms], contradicted, self.thresholds, hedged=hedged)
         atoms = _marked(atoms, verdict)
         complete = verdict.judgment == "complete_support"
@@ -178,7 +178,8 @@ class Judge:
             score = self._alone(statement.text, reading)
             meaning = read_meaning(statement.text, reading.most_entailing_text(), statement.language)
             contradicted = self._contradicts(statement.text, reading, meaning, statement.language)
-            verdict = decide(score, [], contradicted, self.thresholds, hedged=bool(meaning.hedged))
+            unread = reading.best_entailment < self.judging.entailment_floor
+            verdict = decide(score, [], contradicted, self.thresholds, hedged=bool(meaning.hedged) or unread)
             if verdict.judgment in ("complete_support", "partial_support"):
                 evidence = covering_quote(claim, reading, self.judging)
                 found.append(
@@ -216,9 +217,22 @@ class Judge:
             return True
         bar = self.judging.negated_contradiction
         return any(
-            on_topic and score.contradiction >= bar and negates(text, window.text, language)
+            on_topic
+            and (
+                (score.contradiction >= bar and negates(text, window.text, language))
+                or restates_negated(text, window.text, language)
+            )
             for window, score, on_topic in zip(reading.windows, reading.window_scores, reading.on_topic)
         )
+
+    def _model_reads(self, features: Sequence[float], atoms: Sequence[AtomicClaim]) -> bool:
+        """Whether the model itself reads support: its best entailment for the statement, or for
+        each of its facts, reaches the floor. Word coverage may say that the source talks about
+        the claim; without this, it cannot make the claim completely supported (issue 10)."""
+        floor = self.judging.entailment_floor
+        if entailment_of(features) >= floor:
+            return True
+        return len(atoms) > 1 and all(entailment_of(a.features) >= floor for a in atoms)
 
     def _support(self, claim: str, text: str, readings: Sequence[SourceReading]) -> tuple[float, list[float]]:
         """The combined score of `text` against these sources read together, and its features.
@@ -321,7 +335,9 @@ class Judge:
         score = self._alone(statement_text, source)
         support = atom_support.get(source.url, [])
         contradicted = self._contradicts(statement_text, source, meaning, source.language)
-        verdict = decide(score, support, contradicted, self.thresholds, hedged=bool(meaning.hedged))
+        # With several facts, the model's reading is each fact's (statement level), not the whole's.
+        unread = len(atoms) <= 1 and source.best_entailment < self.judging.entailment_floor
+        verdict = decide(score, support, contradicted, self.thresholds, hedged=bool(meaning.hedged) or unread)
         if verdict.judgment == "no_support" and contradicted:
             evidence = contradicting_quote(source, self.judging)
         else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.meaning import Reading, negates, read_meaning, reports_unsettled
+from companion.meaning import Reading, negates, read_meaning, reports_unsettled, restates_negated
 
 
 @pytest.mark.parametrize(
@@ -129,7 +129,7 @@ def test_a_myth_is_refuted_by_the_sentence_after_it():
         ("The boat reached eastern Indonesia on Thursday.", "The boat reached western Indonesia on Thursday.",
          Reading(opposite="western")),
         ("The tower is made of steel.", "The tower is made of puddled iron.", Reading(hedged="substituted")),
-        ("The tower was 330 metres tall when it opened.", "When it opened, the tower was 300 metres tall.",
+        ("In 1990 the ferry sailed to Oslo.", "In 1990 the ferry sailed to Bergen.",
          Reading(hedged="substituted")),
     ],
 )
@@ -151,6 +151,8 @@ def test_a_restatement_with_a_cue_on_it_is_caught(statement, source, expected):
          "Critics claimed that the bridge was unsafe, but this was never confirmed."),
         # A clause said another way is a paraphrase, not a word put in place of another.
         ("Exercise makes the heart beat more slowly.", "A trained heart beats more slowly."),
+        ("Training pushes a larger volume of blood with each beat.",
+         "Training pushes a greater volume of blood with each beat."),
         ("The tower is made of iron.", "The tower is made of puddled iron."),
         # The statement holds both words of an opposite pair: no direction to compare.
         ("Exercise makes the heart beat more slowly and less prone to disease.",
@@ -159,3 +161,14 @@ def test_a_restatement_with_a_cue_on_it_is_caught(statement, source, expected):
 )
 def test_a_cue_that_is_not_on_the_claim_passes(statement, source):
     assert read_meaning(statement, source).asserts
+
+
+def test_a_restatement_with_a_negation_on_it_is_a_refutation():
+    statement = "The tower is made of steel."
+    assert restates_negated(statement, "Many assume so. It is not: the Eiffel Tower is not made of steel.")
+    assert restates_negated("The report was published in May.", "The report was never published in May.")
+    # A negation elsewhere, a sentence only loosely about the claim, a negated statement, a myth.
+    assert not restates_negated(statement, "The tower is made of steel, not of wood.")
+    assert not restates_negated(statement, "No one doubts that towers need steel.")
+    assert not restates_negated("The tower is not made of steel.", "The tower is not made of steel.")
+    assert not restates_negated(statement, "A myth holds that the tower is not made of steel.")
