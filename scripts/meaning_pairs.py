@@ -30,6 +30,13 @@ Writes JSON lines {"premise", "hypothesis", "label" (entailment / neutral / cont
 
     python scripts/meaning_pairs.py [--out runs/meaning_pairs.jsonl] [--per-kind 200] [--seed 13]
         [--splits runs/splits] [--data ../shared/data]
+
+The same pairs also serve as a development set for the judge's meaning checks, in the meaning
+test's format (tests/fixtures/meaning), so that rules are developed on them and only reported
+on the hand-written sets:
+
+    python scripts/meaning_pairs.py --as-meaning-test runs/meaning_dev.jsonl [--out runs/meaning_pairs.jsonl]
+    python scripts/evaluate.py --format meaning --data runs/meaning_dev.jsonl --out PRED.jsonl
 """
 
 from __future__ import annotations
@@ -416,6 +423,26 @@ def generate(all_pages: list[tuple[str, list[str]]], per_kind: int, seed: int) -
     return [row for family in made.values() for row in family]
 
 
+_AS_JUDGED = {ENTAIL: "supported", CONTRA: "refuted", NEUTRAL: "unsupported"}
+
+
+def write_meaning_test(pairs: list[dict], out: Path, count: int = 500, seed: int = 5) -> None:
+    """NLI pairs as the meaning test's rows: the hypothesis is the claim, the premise the page."""
+    pairs = list(pairs)
+    random.Random(seed).shuffle(pairs)
+    with out.open("w", encoding="utf-8") as f:
+        for i, pair in enumerate(pairs[:count]):
+            row = {
+                "id": f"{pair['kind']}-{i}",
+                "page_id": str(i),
+                "family": pair["family"],
+                "claim": pair["hypothesis"],
+                "page": pair["premise"],
+                "label": _AS_JUDGED[pair["label"]],
+            }
+            f.write(json.dumps(row, ensure_ascii=False) + "\n")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -425,7 +452,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--splits", type=Path, default=HERE / "runs" / "splits")
     parser.add_argument("--data", type=Path, default=HERE.parent / "shared" / "data")
+    parser.add_argument(
+        "--as-meaning-test",
+        type=Path,
+        default=None,
+        help="write 500 of the pairs in --out, shuffled (seed 5), as meaning-test rows to this file",
+    )
     args = parser.parse_args()
+    if args.as_meaning_test:
+        write_meaning_test(read_rows(args.out), args.as_meaning_test)
+        return
     for name in ("attributionbench", "wice"):
         if not (args.splits / f"{name}.train.jsonl").exists():
             parser.error(f"{args.splits / name}.train.jsonl is missing: run scripts/make_splits.py first")
