@@ -223,6 +223,8 @@ def _substitutes(statement: str, sentence: str, language: str) -> bool:
     # inside another ("elle" in "qu'elle"). Inside a sentence a swapped word is mostly a synonym
     # ("larger" / "greater"): on the AttributionBench held part that reading cost 8 true
     # supports for 3 false ones caught.
+    # A number against a word is another part of the sentence ("Lady Marina Windsor" / "Lady
+    # Marina, 25"), not another value for the same one.
     last = len(said) - 1
     return any(
         op == "replace"
@@ -230,6 +232,7 @@ def _substitutes(statement: str, sentence: str, language: str) -> bool:
         and i2 - i1 == 1
         and j2 - j1 <= 2
         and not any(said[i1] in w for w in words)
+        and all(w[0].isdigit() == said[i1][0].isdigit() for w in words[j1:j2])
         for op, i1, i2, j1, j2 in matcher.get_opcodes()
     )
 
