@@ -133,6 +133,7 @@ class _Rules:
     opposite: dict[str, frozenset[str]]
     negation: re.Pattern[str]
     word: re.Pattern[str]
+    language: str
 
     @property
     def partial_cue(self) -> re.Pattern[str]:
@@ -147,6 +148,7 @@ _RULES = {
         _opposite_map(_OPPOSITES_EN),
         _NEGATION_EN,
         re.compile(r"[a-z]+"),
+        "en",
     ),
     "fr": _Rules(
         _FRAME_FR,
@@ -155,6 +157,7 @@ _RULES = {
         _opposite_map(_OPPOSITES_FR),
         _NEGATION_FR,
         re.compile(r"[^\W\d_]+"),
+        "fr",
     ),
 }
 # A sentence restates the statement when it holds this share of its words in order, and a cue
@@ -254,6 +257,11 @@ def _qualifies(
     matcher = SequenceMatcher(None, said, words, autojunk=False)
     blocks = [b for b in matcher.get_matching_blocks() if b.size >= 2]
     if sum(b.size for b in matcher.get_matching_blocks()) < _RESTATED * len(said):
+        return False
+    # …and most of its content words: "It is not made of steel" restates "It is made of steel",
+    # not "It is made of wrought iron", for all the little words they share.
+    terms, held = content_terms(statement, rules.language), set(content_terms(sentence, rules.language))
+    if sum(t in held for t in terms) < _RESTATED * len(terms):
         return False
     starts = [at for at, _ in spans]
     for m in cue.finditer(sentence):

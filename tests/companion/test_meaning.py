@@ -172,3 +172,6 @@ def test_a_restatement_with_a_negation_on_it_is_a_refutation():
     assert not restates_negated(statement, "No one doubts that towers need steel.")
     assert not restates_negated("The tower is not made of steel.", "The tower is not made of steel.")
     assert not restates_negated(statement, "A myth holds that the tower is not made of steel.")
+    # The little words agree, the content words do not: another claim.
+    iron = "The tower is made of wrought iron."
+    assert not restates_negated(iron, "It is not: the tower is not made of steel.")
