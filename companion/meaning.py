@@ -15,11 +15,13 @@ of them are". These checks read the window the model found most entailing:
   withdrawn", "found none"… on it (`_qualifies`: most of the statement's words in order, the
   cue next to them), and the statement does not negate; real pages are full of negations about
   something else ("It is not unusual for…"), which this leaves alone;
-- negation (`negates`), for contradiction: the source's sentence about the claim negates it; the
-  judge counts it as a refutation when the model also reads that window as a contradiction
-  (config.Judging.negated_contradiction).
-A framed, negated or narrower source cannot completely support the statement; an opposite direction or a
-negation the model confirms contradicts it. Measured on the meaning pairs and the calib and held
+- substituted: the source's sentence is a near copy of the statement with its last word put in
+  place of another ("made of puddled iron" for "made of steel");
+- negation, for contradiction: a sentence of any on-topic window restates the statement with a
+  negation inside it (`restates_negated`), or the sentence about the claim negates it and the
+  model reads that window as a contradiction (`negates`, config.Judging.negated_contradiction).
+A framed, negated, substituted or narrower source cannot completely support the statement; an
+opposite direction or a negation as above contradicts it. Measured on the meaning pairs and the calib and held
 parts (models/citelens-minilm-nli/README.md). English and French have their own cue words
 (the French ones written for issue 14, not measured on a French meaning set). Pure.
 """

