@@ -30,7 +30,7 @@ from .claims import atomic_claims, hypothesis
 from .combiner import Combiner, Verdict, banded, decide, entailment_of
 from .config import Judging, Retrieval
 from .evidence import contradicting_quote, covering_quote
-from .meaning import Reading, negates, read_meaning, restates_negated
+from .meaning import Reading, negates, read_meaning, restates_another_number, restates_negated
 from .model import ModelConfig
 from .reading import SourceReading, read_sources
 from .records import (
@@ -212,15 +212,18 @@ class Judge:
     def _contradicts(self, text: str, reading: SourceReading, meaning: Reading, language: str) -> bool:
         """The verifiability study's contradiction: the model's, past its calibrated bar; a
         source that says the opposite direction; or an on-topic window that negates the
-        statement and that the model reads as a contradiction (meaning.py)."""
+        statement and that the model reads as a contradiction, or restates it with a negation
+        inside it or with another number in place of its own (meaning.py)."""
         if reading.contradiction >= self.thresholds.contradiction or meaning.opposite:
             return True
         bar = self.judging.negated_contradiction
+        numbers = page_index(reading.document).numbers
         return any(
             on_topic
             and (
                 (score.contradiction >= bar and negates(text, window.text, language))
                 or restates_negated(text, window.text, language)
+                or restates_another_number(text, window.text, numbers, language)
             )
             for window, score, on_topic in zip(reading.windows, reading.window_scores, reading.on_topic)
         )

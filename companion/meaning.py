@@ -34,7 +34,14 @@ from difflib import SequenceMatcher
 
 from .retrieve import content_terms
 
-__all__ = ["Reading", "negates", "read_meaning", "reports_unsettled", "restates_negated"]
+__all__ = [
+    "Reading",
+    "negates",
+    "read_meaning",
+    "reports_unsettled",
+    "restates_another_number",
+    "restates_negated",
+]
 
 # Reported, not asserted: the source mentions the claim to doubt or attribute it.
 _FRAME_EN = re.compile(
@@ -305,6 +312,41 @@ def restates_negated(statement: str, source_text: str, language: str = "en") -> 
         and _qualifies(statement, sentence, rules.negation, rules, inside=True)
         for sentence in _SENTENCE_END.split(source_text)
     )
+
+
+def restates_another_number(
+    statement: str, source_text: str, page_numbers: frozenset[str], language: str = "en"
+) -> bool:
+    """Whether a sentence of `source_text` restates the statement with another number in place of
+    its one ("began in Egypt more than 4,500 years ago" for "…about 2,000 years ago"), and the
+    statement's number is nowhere on the page (`page_numbers`, as the page index keeps them): a
+    page that also says the statement's number ("now 330 metres" beside "300 metres when it
+    opened") is about another time or thing, not a refutation. Numbers within 10 % of each other
+    are one approximate figure."""
+    said = content_terms(statement, language)
+    for sentence in _SENTENCE_END.split(source_text):
+        words = content_terms(sentence, language)
+        matcher = SequenceMatcher(None, said, words, autojunk=False)
+        swaps = [
+            (said[i1], words[j1])
+            for op, i1, i2, j1, j2 in matcher.get_opcodes()
+            if op == "replace" and i2 - i1 == 1 and j2 - j1 == 1 and _number(said[i1]) and _number(words[j1])
+        ]
+        if len(swaps) != 1 or swaps[0][0] in page_numbers:
+            continue
+        restated = sum(b.size for b in matcher.get_matching_blocks())
+        mine, theirs = (_number(n) for n in swaps[0])
+        assert mine is not None and theirs is not None
+        if restated >= _RESTATED * (len(said) - 1) and abs(mine - theirs) > 0.1 * max(abs(mine), abs(theirs)):
+            return True
+    return False
+
+
+def _number(term: str) -> float | None:
+    try:
+        return float(term)
+    except ValueError:
+        return None
 
 
 def reports_unsettled(sentence: str, language: str = "en") -> bool:

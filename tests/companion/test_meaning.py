@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from companion.meaning import Reading, negates, read_meaning, reports_unsettled, restates_negated
+from companion.meaning import (
+    Reading,
+    negates,
+    read_meaning,
+    reports_unsettled,
+    restates_another_number,
+    restates_negated,
+)
 
 
 @pytest.mark.parametrize(
@@ -175,3 +182,16 @@ def test_a_restatement_with_a_negation_on_it_is_a_refutation():
     # The little words agree, the content words do not: another claim.
     iron = "The tower is made of wrought iron."
     assert not restates_negated(iron, "It is not: the tower is not made of steel.")
+
+
+def test_a_restatement_with_another_number_is_a_refutation():
+    statement = "Beekeeping in hives began in ancient Egypt about 2,000 years ago."
+    page = "Beekeeping in man-made hives began in ancient Egypt more than 4,500 years ago."
+    assert restates_another_number(statement, page, frozenset({"4500"}))
+    # The statement's number elsewhere on the page: another time or thing, not a refutation.
+    assert not restates_another_number(statement, page, frozenset({"4500", "2000"}))
+    # Within 10 %: one approximate figure; a sentence only loosely about the claim; two numbers.
+    assert not restates_another_number(statement, page.replace("4,500", "2,100"), frozenset({"2100"}))
+    assert not restates_another_number(statement, "About 4,500 bees live in a hive.", frozenset({"4500"}))
+    tower, later = "The tower was 300 metres tall in 1889.", "The tower was 330 metres tall in 1957."
+    assert not restates_another_number(tower, later, frozenset({"330", "1957"}))
