@@ -129,6 +129,11 @@ class Judging:
     # Share of a claim's content words that another source's best window must hold before the
     # model reads it for "found elsewhere" (issue 12): a source about something else costs no call.
     elsewhere_on_topic: float = 0.5
+    # The model's best entailment a source the statement does not cite needs before it is offered
+    # as "found elsewhere": an uncited page is a suggestion, and half the claim's words ("The
+    # Eiffel Tower" on a visitors' page) with a weak reading (0.33) made "…is made of steel" look
+    # found there.
+    elsewhere_entailment: float = 0.5
 
 
 @dataclass(frozen=True, slots=True)

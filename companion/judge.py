@@ -180,6 +180,8 @@ class Judge:
             contradicted = self._contradicts(statement.text, reading, meaning, statement.language)
             unread = reading.best_entailment < self.judging.entailment_floor
             verdict = decide(score, [], contradicted, self.thresholds, hedged=bool(meaning.hedged) or unread)
+            if reading.best_entailment < self.judging.elsewhere_entailment:
+                continue
             if verdict.judgment in ("complete_support", "partial_support"):
                 evidence = covering_quote(claim, reading, self.judging)
                 found.append(
