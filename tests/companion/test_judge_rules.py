@@ -155,6 +155,15 @@ def test_a_statement_cited_to_the_wrong_source_is_found_in_the_right_one(judge):
     assert found[0].evidence[0].text == PAGES[SUN][0]
 
 
+def test_an_uncited_source_is_offered_only_where_the_model_reads_support(judge):
+    all_sources = sources()
+    result = judge.judge(statement("Tomatoes need six hours of direct sun a day.", BEES), all_sources)
+    assert judge.elsewhere(result, all_sources, cited_by()).found_elsewhere
+    # The same page, with a bar the model's reading cannot reach: words alone find nothing.
+    strict = Judge(WordNLI(), fake_model(), judging=dataclasses.replace(Judging(), elsewhere_entailment=1.01))
+    assert strict.elsewhere(result, all_sources, cited_by()).found_elsewhere == ()
+
+
 def test_a_statement_citing_nothing_is_found_where_a_source_supports_it(judge):
     result = judge.judge(statement("The queen lays up to 2,000 eggs a day."), sources())
     assert result.judgment == "no_citation"
