@@ -303,7 +303,8 @@ def restates_negated(statement: str, source_text: str, language: str = "en") -> 
     """Whether a sentence of `source_text` restates the statement with a negation on it ("It is
     not: the Eiffel Tower is not made of steel" for "The tower is made of steel"), and does not
     itself report that as a myth or an allegation. Said in the statement's own words, that is a
-    refutation whatever the model reads: this small model reads 0.19 contradiction there."""
+    refutation whatever the model reads: against "The tower is made of steel." model 0.2.0 read
+    that sentence as 0.49 entailment and 0.49 contradiction, 0.3.0 as 0.32 and 0.66."""
     rules = _RULES.get(language, _RULES["en"])
     if rules.negation.search(statement) or rules.frame.search(statement):
         return False
