@@ -225,10 +225,8 @@ def _substitutes(statement: str, sentence: str, language: str) -> bool:
     Oslo". A small NLI model reads such a near copy as entailment (0.96 for the tower); a reader
     sees a different fact."""
     said, words = content_terms(statement, language), content_terms(sentence, language)
-    if len(said) < 3:
-        return False
-    matcher = SequenceMatcher(None, said, words, autojunk=False)
-    if sum(b.size for b in matcher.get_matching_blocks()) < _RESTATED * len(said):
+    matcher = _aligned(said, words, _RESTATED * len(said))
+    if len(said) < 3 or matcher is None:
         return False
     # The statement's last word (where English puts the new information: what it is made of,
     # where it went, how many) for at most two, and a word the sentence holds nowhere, not even
@@ -262,11 +260,10 @@ def _qualifies(
     spans = [(m.start(), m.group()) for m in rules.word.finditer(sentence.lower())]
     if not said or not spans:
         return False
-    words = [w for _, w in spans]
-    matcher = SequenceMatcher(None, said, words, autojunk=False)
-    blocks = [b for b in matcher.get_matching_blocks() if b.size >= 2]
-    if sum(b.size for b in matcher.get_matching_blocks()) < _RESTATED * len(said):
+    matcher = _aligned(said, [w for _, w in spans], _RESTATED * len(said))
+    if matcher is None:
         return False
+    blocks = [b for b in matcher.get_matching_blocks() if b.size >= 2]
     # …and most of its content words: "It is not made of steel" restates "It is made of steel",
     # not "It is made of wrought iron", for all the little words they share.
     terms, held = content_terms(statement, rules.language), set(content_terms(sentence, rules.language))
@@ -327,7 +324,10 @@ def restates_another_number(
     said = content_terms(statement, language)
     for sentence in _SENTENCE_END.split(source_text):
         words = content_terms(sentence, language)
-        matcher = SequenceMatcher(None, said, words, autojunk=False)
+        # The statement's number is the one word allowed to differ.
+        matcher = _aligned(said, words, _RESTATED * (len(said) - 1))
+        if matcher is None:
+            continue
         swaps = [
             (said[i1], words[j1])
             for op, i1, i2, j1, j2 in matcher.get_opcodes()
@@ -335,12 +335,18 @@ def restates_another_number(
         ]
         if len(swaps) != 1 or swaps[0][0] in page_numbers:
             continue
-        restated = sum(b.size for b in matcher.get_matching_blocks())
         mine, theirs = (_number(n) for n in swaps[0])
         assert mine is not None and theirs is not None
-        if restated >= _RESTATED * (len(said) - 1) and abs(mine - theirs) > 0.1 * max(abs(mine), abs(theirs)):
+        if abs(mine - theirs) > 0.1 * max(abs(mine), abs(theirs)):
             return True
     return False
+
+
+def _aligned(said: list[str], words: list[str], needed: float) -> SequenceMatcher[str] | None:
+    """The alignment of the statement's words with a sentence's, if at least `needed` of them
+    match in order: the sentence restates the statement."""
+    matcher = SequenceMatcher(None, said, words, autojunk=False)
+    return matcher if sum(b.size for b in matcher.get_matching_blocks()) >= needed else None
 
 
 def _number(term: str) -> float | None:
