@@ -32,7 +32,7 @@ from .config import Judging, Retrieval
 from .evidence import contradicting_quote, covering_quote
 from .meaning import Reading, negates, read_meaning, restates_another_number, restates_negated
 from .model import ModelConfig
-from .reading import SourceReading, read_sources
+from .reading import SourceReading, given_elsewhere, read_sources
 from .records import (
     AtomicClaim,
     Citation,
@@ -94,7 +94,7 @@ class Judge:
             for url, r in readings.items()
         }
         contradicted = any(
-            self._contradicts(statement.text, r, meanings[url], statement.language)
+            self._contradicts(claim, statement.text, r, meanings[url], statement.language)
             for url, r in readings.items()
         )
 
@@ -177,7 +177,7 @@ class Judge:
         for url, reading in readings.items():
             score = self._alone(statement.text, reading)
             meaning = read_meaning(statement.text, reading.most_entailing_text(), statement.language)
-            contradicted = self._contradicts(statement.text, reading, meaning, statement.language)
+            contradicted = self._contradicts(claim, statement.text, reading, meaning, statement.language)
             unread = reading.best_entailment < self.judging.entailment_floor
             verdict = decide(score, [], contradicted, self.thresholds, hedged=bool(meaning.hedged) or unread)
             if reading.best_entailment < self.judging.elsewhere_entailment:
@@ -211,12 +211,14 @@ class Judge:
 
     # --- scores ---------------------------------------------------------------------------------
 
-    def _contradicts(self, text: str, reading: SourceReading, meaning: Reading, language: str) -> bool:
+    def _contradicts(
+        self, claim: str, text: str, reading: SourceReading, meaning: Reading, language: str
+    ) -> bool:
         """The verifiability study's contradiction: the model's, past its calibrated bar; a
         source that says the opposite direction; or an on-topic window that negates the
         statement and that the model reads as a contradiction, or restates it with a negation
         inside it or with another number in place of its own (meaning.py)."""
-        if reading.contradiction >= self.thresholds.contradiction or meaning.opposite:
+        if meaning.opposite or self._model_contradicts(claim, reading):
             return True
         bar = self.judging.negated_contradiction
         numbers = page_index(reading.document).numbers
@@ -229,6 +231,20 @@ class Judge:
             )
             for window, score, on_topic in zip(reading.windows, reading.window_scores, reading.on_topic)
         )
+
+    def _model_contradicts(self, claim: str, reading: SourceReading) -> bool:
+        """The model's contradiction past its bar, on an on-topic window that still reads so once
+        the page's sentences giving the claim's numbers and names it lacks are read with it
+        (reading.given_elsewhere): a window refutes what the page says, not what the page says
+        in another sentence."""
+        bar = self.thresholds.contradiction
+        for window, score, on_topic in zip(reading.windows, reading.window_scores, reading.on_topic):
+            if not on_topic or score.contradiction < bar:
+                continue
+            context = given_elsewhere(reading.document, window, claim, reading.language)
+            if not context or self.nli.score([(f"{context} {window.text}", claim)])[0].contradiction >= bar:
+                return True
+        return False
 
     def _model_reads(self, features: Sequence[float], atoms: Sequence[AtomicClaim]) -> bool:
         """Whether the model itself reads support: its best entailment for the statement, or for
@@ -339,7 +355,7 @@ class Judge:
     ) -> CitationJudgment:
         score = self._alone(statement_text, source)
         support = atom_support.get(source.url, [])
-        contradicted = self._contradicts(statement_text, source, meaning, source.language)
+        contradicted = self._contradicts(claim, statement_text, source, meaning, source.language)
         # With several facts, the model's reading is each fact's (statement level), not the whole's.
         unread = len(atoms) <= 1 and source.best_entailment < self.judging.entailment_floor
         verdict = decide(score, support, contradicted, self.thresholds, hedged=bool(meaning.hedged) or unread)

@@ -12,12 +12,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from .config import Judging, Retrieval
+from .language import lexicon
 from .meaning import reports_unsettled
 from .records import Document, Entailment, Window
-from .retrieve import join_sentences, overlap, rank_windows, top_sentences
+from .retrieve import join_sentences, rank_windows, top_sentences
 from .typedefs import NLIBackend
 
-__all__ = ["SourceReading", "read_sources"]
+__all__ = ["SourceReading", "given_elsewhere", "read_sources"]
 
 _NO_SCORE = Entailment(0.0, 1.0, 0.0)
 
@@ -114,7 +115,7 @@ def read_sources(
     readings: dict[str, SourceReading] = {}
     for plan, window_scores in zip(plans, own, strict=True):
         joined_score = next(scores) if plan.joined else _NO_SCORE
-        on_topic = tuple(overlap(claim, w.text, language).coverage >= judging.on_topic for w in plan.windows)
+        on_topic = tuple(_about(claim, w.text, language) >= judging.on_topic for w in plan.windows)
         readings[plan.url] = SourceReading(
             plan.url,
             plan.document,
@@ -126,6 +127,48 @@ def read_sources(
             language,
         )
     return readings
+
+
+def given_elsewhere(document: Document, window: Window, claim: str, language: str, limit: int = 2) -> str:
+    """The page's sentences outside `window` that give the claim's numbers and names the window
+    lacks (at most `limit`, in page order); "" when the window lacks none or the page has none.
+
+    An SNLI-trained model reads a date missing from the premise as a conflicting one: "When it
+    opened, the tower was 300 metres tall" contradicts "When it opened in 1889 it was 300 metres
+    tall" at 0.99 for it, and at 0.12 once "The tower was completed in March 1889" comes first."""
+    words = lexicon(language)
+    numbers = set(words.numbers(claim)) - set(words.numbers(window.text))
+    names = {n for n in words.names(claim) if n not in window.text.lower()}
+    given: dict[int, set[str]] = {}
+    for i, sentence in enumerate(document.sentences):
+        if not window.first <= i <= window.last:
+            lowered = sentence.text.lower()
+            found = (numbers & set(words.numbers(sentence.text))) | {n for n in names if n in lowered}
+            if found:
+                given[i] = found
+    chosen: list[int] = []
+    while given and len(chosen) < limit:
+        best = max(given, key=lambda i: (len(given[i]), -i))
+        chosen.append(best)
+        covered = given.pop(best)
+        given = {i: rest for i, found in given.items() if (rest := found - covered)}
+    return " ".join(document.sentences[i].text for i in sorted(chosen))
+
+
+# How often a thing happens says nothing of what it is about: "Snow is rare and seldom stays on
+# the ground" is not about "Paris is rarely windy, so the tower seldom sways", and an SNLI-trained
+# model reads the pair as a contradiction (0.97).
+_HOW_OFTEN = {
+    "en": "rarely rare seldom often usually always sometimes frequently occasionally",
+    "fr": "rarement rare souvent habituellement toujours parfois fréquemment",
+}
+
+
+def _about(claim: str, text: str, language: str) -> float:
+    """Share of the claim's content words, words of frequency aside, that `text` holds."""
+    words = lexicon(language)
+    terms = set(words.terms(claim)) - set(words.terms(_HOW_OFTEN.get(words.language, "")))
+    return len(terms & set(words.terms(text))) / len(terms) if terms else 1.0
 
 
 def _read_on(document: Document, windows: list[Window], language: str) -> list[Window]:

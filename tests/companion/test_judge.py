@@ -86,3 +86,34 @@ def test_a_page_that_negates_in_the_claims_own_words_refutes_it(judge):
     assert result.judgment == "no_support" and result.contradicted
     assert [e.text for e in result.per_citation[0].evidence] == [page[1]]
     assert judged(judge, "The tower is made of wrought iron.", page).judgment == "complete_support"
+
+
+HISTORY = [  # the extension's Eiffel Tower history fixture, abridged
+    "Construction began on 28 January 1887 and the tower was completed in March 1889.",
+    "The tower was designed and built by the engineering company of Gustave Eiffel.",
+    "When it opened, the tower was 300 metres tall.",
+    "It remained the tallest man-made structure in the world until the Chrysler Building in New York "
+    "was finished in 1930.",
+]
+
+
+def test_a_date_the_page_gives_in_another_sentence_is_not_a_contradiction(judge):
+    # Read alone, the window about the height lacks "1889" and the model calls it a contradiction
+    # (0.99); with the sentence that gives the date, it does not.
+    text = "When it opened in 1889 it was 300 metres tall, and it remained the tallest structure until 1930."
+    result = judged(judge, text, HISTORY)
+    assert not result.contradicted and result.judgment != "no_support"
+    # A date the page contradicts still is one.
+    wrong = judged(judge, "The tower was 330 metres tall when it opened in 1889.", HISTORY)
+    assert wrong.judgment == "no_support" and wrong.contradicted
+
+
+def test_words_of_frequency_do_not_make_a_page_about_the_claim(judge):
+    # "rare" and "seldom" were half the claim's words found on a page about snow, whose reading
+    # as a contradiction (0.97) then flagged the claim as refuted.
+    page = [
+        "Paris has an oceanic climate with mild winters and warm summers.",
+        "Snow is rare and seldom stays on the ground for more than a day.",
+    ]
+    result = judged(judge, "Paris is rarely windy, so the tower seldom sways.", page)
+    assert not result.contradicted and result.judgment != "complete_support"

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from companion.config import Judging, Retrieval
 from companion.extract import document_from_text
-from companion.reading import read_sources
+from companion.reading import given_elsewhere, read_sources
+from companion.records import Window
 
 from .fakes import WordNLI
 
@@ -54,3 +55,40 @@ def test_french_myths_are_read_on_too():
     assert windows_read(text, "Elle est visible depuis la Lune à l'œil nu.", "en")[0] == (
         "On lit souvent qu'elle est visible depuis la Lune à l'œil nu."
     )
+
+
+def test_the_numbers_and_names_a_window_lacks_are_taken_from_the_rest_of_the_page():
+    text = (
+        "The tower was completed in March 1889.\n"
+        "It was designed by the company of Gustave Eiffel.\n"
+        "When it opened, the tower was 300 metres tall.\n"
+        "Its paint is renewed every seven years."
+    )
+    document = document_from_text("https://example.org/tower", "", text)
+    window = Window(2, 2, document.sentences[2].text, 1.0)
+    claim = "When it opened in 1889, the tower by Eiffel was 300 metres tall."
+    assert given_elsewhere(document, window, claim, "en") == (
+        "The tower was completed in March 1889. It was designed by the company of Gustave Eiffel."
+    )
+    assert given_elsewhere(document, window, claim, "en", limit=1) == "The tower was completed in March 1889."
+    # Nothing is missing, or the page does not give it: nothing to add.
+    assert given_elsewhere(document, window, "The tower was 300 metres tall.", "en") == ""
+    assert given_elsewhere(document, window, "It was 300 metres tall in 1920.", "en") == ""
+
+
+def test_words_of_frequency_do_not_put_a_window_on_topic():
+    document = document_from_text(
+        "https://example.org/paris", "", "Snow is rare in Paris and seldom stays on the ground."
+    )
+    claim_reading = read_sources(
+        WordNLI(),
+        "Paris is rarely windy, so the tower seldom sways.",
+        [(document.url, document, "")],
+        Retrieval(),
+        Judging(),
+    )[document.url]
+    assert claim_reading.on_topic == (False,)
+    on_topic = read_sources(
+        WordNLI(), "Snow is rarely seen in Paris.", [(document.url, document, "")], Retrieval(), Judging()
+    )[document.url]
+    assert on_topic.on_topic == (True,)
