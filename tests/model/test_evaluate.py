@@ -274,3 +274,31 @@ def test_meaning_pairs_are_seeded():
     first = mp.generate(pages, per_kind=5, seed=3)
     assert first == mp.generate(pages, per_kind=5, seed=3) and first
     assert {r["label"] for r in first} <= {"entailment", "neutral", "contradiction"}
+
+
+def test_written_pairs_give_a_page_row_and_an_evidence_row_and_drop_evidence_not_on_the_page():
+    from scripts.written_pairs import training_rows
+
+    page = "The club was relegated in 2024. It had been promoted in 2022. Its stadium holds 14,200."
+    rows = [
+        {
+            "premise": page,
+            "hypothesis": "The club was promoted in 2024.",
+            "label": "contradiction",
+            "family": "direction",
+            "evidence": "The club was relegated in 2024.",
+        },
+        {
+            "premise": page,
+            "hypothesis": "The club won the cup.",
+            "label": "neutral",
+            "family": "attribution",
+            "evidence": "The club won the cup in 2023.",  # not on the page
+        },
+    ]
+    out, dropped = training_rows(rows)
+    assert dropped == 1
+    assert [(r["premise"], r["label"]) for r in out] == [
+        (page, "contradiction"),
+        ("The club was relegated in 2024.", "contradiction"),
+    ]
