@@ -220,6 +220,15 @@ def main() -> None:
         help="more NLI rows for stage 1 (JSON lines premise / hypothesis / label; HANS's "
         "non-entailment reads as neutral), e.g. the French pairs of scripts/french_pairs.py",
     )
+    parser.add_argument(
+        "--stage2-mix",
+        action="append",
+        default=[],
+        metavar="FILE[:REPEAT[:LIMIT]]",
+        help="more NLI rows for stage 2 as well, e.g. the hand-written meaning pairs: stage 2's "
+        "citation pairs, where shared words mostly mean support, otherwise wash out what stage 1 "
+        "taught of direction and negation",
+    )
     parser.add_argument("--snli-eval", type=int, default=2000, help="SNLI test pairs for the progress check")
     args = parser.parse_args()
 
@@ -260,7 +269,7 @@ def main() -> None:
             "stage2",
             model,
             tokenizer,
-            pairs + replay,
+            pairs + replay + mixed_pairs(args.stage2_mix, rng),
             args,
             epochs=args.stage2_epochs,
             lr=args.stage2_lr,

@@ -70,7 +70,14 @@ def write_data(root: Path) -> tuple[Path, Path]:
 def test_train_export_quantize_load(tmp_path):
     data, splits = write_data(tmp_path)
     run = tmp_path / "run"
-    subprocess.run(
+    written = tmp_path / "written.jsonl"
+    written.write_text(
+        json.dumps(
+            {"premise": EVIDENCE[0], "hypothesis": "The bridge closed in 1932.", "label": "contradiction"}
+        )
+        + "\n"
+    )
+    trained = subprocess.run(
         [
             sys.executable,
             str(ROOT / "scripts" / "train_nli.py"),
@@ -94,12 +101,16 @@ def test_train_export_quantize_load(tmp_path):
             "1",
             "--snli-eval",
             "8",
+            "--stage2-mix",
+            f"{written}:3",
         ],
         check=True,
         timeout=900,
         capture_output=True,
+        text=True,
     )
     assert (run / "final" / "config.json").exists()
+    assert f"[mix] {written}: 1 rows x3" in trained.stdout
     subprocess.run(
         [
             sys.executable,
