@@ -17,10 +17,12 @@ of them are". These checks read the window the model found most entailing:
   something else ("It is not unusual for…"), which this leaves alone;
 - substituted: the source's sentence is a near copy of the statement with its last word put in
   place of another ("made of puddled iron" for "made of steel");
+- reversed: the source's sentence closest to the statement restates most of its other words with
+  a direction word turned round, where the text around it also holds the statement's word;
 - negation, for contradiction: a sentence of any on-topic window restates the statement with a
   negation inside it (`restates_negated`), or the sentence about the claim negates it and the
   model reads that window as a contradiction (`negates`, config.Judging.negated_contradiction).
-A framed, negated, substituted or narrower source cannot completely support the statement; an
+A framed, negated, substituted, reversed or narrower source cannot completely support the statement; an
 opposite direction or a negation as above contradicts it. Measured on the meaning pairs and the calib and held
 parts (models/citelens-minilm-nli/README.md). English and French have their own cue words
 (the French ones written for issue 14, not measured on a French meaning set). Pure.
@@ -212,11 +214,29 @@ def read_meaning(statement: str, source_text: str, language: str = "en") -> Read
         return Reading(hedged="negated")
     if _substitutes(statement, closest, language):
         return Reading(hedged="substituted")
+    if _reverses(statement, closest, rules, language):
+        return Reading(hedged="reversed")
     if said & rules.universal and not found & rules.universal:
         return Reading(hedged="scope")
     if not said & rules.partial and _qualifies(statement, closest, rules.partial_cue, rules):
         return Reading(hedged="scope")
     return Reading()
+
+
+def _reverses(statement: str, sentence: str, rules: _Rules, language: str) -> bool:
+    """Whether the sentence closest to the statement restates it with a direction word turned
+    round ("imports … most of it from Ostria" for "exports most of its wheat to Ostria"), while
+    the text around it also holds the statement's own word ("In return, Velland exports timber"),
+    which keeps the whole-text check quiet. Only a hedge: a sentence can turn the words round and
+    keep the fact ("Beats was sold to Apple" for "Apple bought Beats")."""
+    said, near = _words(statement, rules), _words(sentence, rules)
+    for word in sorted(said):
+        opposite = rules.opposite.get(word, frozenset()) & near
+        if opposite and word not in near and not opposite & said:
+            rest = set(content_terms(statement, language)) - set(content_terms(word, language))
+            held = set(content_terms(sentence, language))
+            return bool(rest) and len(rest & held) >= _RESTATED * len(rest)
+    return False
 
 
 def _substitutes(statement: str, sentence: str, language: str) -> bool:

@@ -138,6 +138,10 @@ def test_a_myth_is_refuted_by_the_sentence_after_it():
         ("The tower is made of steel.", "The tower is made of puddled iron.", Reading(hedged="substituted")),
         ("In 1990 the ferry sailed to Oslo.", "In 1990 the ferry sailed to Bergen.",
          Reading(hedged="substituted")),
+        # The text around it holds "exports" too, which keeps the whole-text direction check quiet.
+        ("Velland exports most of its wheat to neighbouring Ostria.",
+         "The country imports about 80 percent of the wheat it consumes, most of it from neighbouring "
+         "Ostria. In return, Velland exports timber and paper to Ostria.", Reading(hedged="reversed")),
     ],
 )
 def test_a_restatement_with_a_cue_on_it_is_caught(statement, source, expected):
@@ -161,6 +165,9 @@ def test_a_restatement_with_a_cue_on_it_is_caught(statement, source, expected):
         ("Training pushes a larger volume of blood with each beat.",
          "Training pushes a greater volume of blood with each beat."),
         ("The tower is made of iron.", "The tower is made of puddled iron."),
+        # A turned-round word in a sentence about something else ("exports timber") is no reversal.
+        ("Velland imports wheat from Ostria.",
+         "Velland imports wheat from Ostria. In return, Velland exports timber to Ostria."),
         # The statement holds both words of an opposite pair: no direction to compare.
         ("Exercise makes the heart beat more slowly and less prone to disease.",
          "A trained heart beats slowly and is less prone to disease."),
