@@ -198,11 +198,10 @@ def read_meaning(statement: str, source_text: str, language: str = "en") -> Read
     statement's words, since a window that quotes a myth and then refutes it supports the
     refutation, not the myth, and a "not" or an "always" two sentences away says nothing of it."""
     rules = _RULES.get(language, _RULES["en"])
-    said, found = _words(statement, rules), _words(source_text, rules)
-    for word in sorted(said):
-        opposite = rules.opposite.get(word, frozenset()) & found
-        if opposite and word not in found and not opposite & said:
-            return Reading(opposite=min(opposite))
+    said = _words(statement, rules)
+    found = _words(source_text, rules)
+    if turned := _turned(said, found, rules):
+        return Reading(opposite=turned[1])
     closest = _closest(statement, source_text, rules)
     # A statement that itself reports a claim ("Critics said that X") is supported by the report,
     # whatever the source adds about X ("…, but this was never confirmed").
@@ -214,7 +213,7 @@ def read_meaning(statement: str, source_text: str, language: str = "en") -> Read
         return Reading(hedged="negated")
     if _substitutes(statement, closest, language):
         return Reading(hedged="substituted")
-    if _reverses(statement, closest, rules, language):
+    if _reverses(statement, said, closest, rules, language):
         return Reading(hedged="reversed")
     if said & rules.universal and not found & rules.universal:
         return Reading(hedged="scope")
@@ -223,20 +222,27 @@ def read_meaning(statement: str, source_text: str, language: str = "en") -> Read
     return Reading()
 
 
-def _reverses(statement: str, sentence: str, rules: _Rules, language: str) -> bool:
+def _turned(said: frozenset[str], found: frozenset[str], rules: _Rules) -> tuple[str, str] | None:
+    """The statement's first direction word that `found` turns round, and the word it uses
+    instead; None when the words hold both or neither of a pair."""
+    for word in sorted(said):
+        opposite = rules.opposite.get(word, frozenset()) & found
+        if opposite and word not in found and not opposite & said:
+            return word, min(opposite)
+    return None
+
+
+def _reverses(statement: str, said: frozenset[str], sentence: str, rules: _Rules, language: str) -> bool:
     """Whether the sentence closest to the statement restates it with a direction word turned
     round ("imports … most of it from Ostria" for "exports most of its wheat to Ostria"), while
     the text around it also holds the statement's own word ("In return, Velland exports timber"),
     which keeps the whole-text check quiet. Only a hedge: a sentence can turn the words round and
     keep the fact ("Beats was sold to Apple" for "Apple bought Beats")."""
-    said, near = _words(statement, rules), _words(sentence, rules)
-    for word in sorted(said):
-        opposite = rules.opposite.get(word, frozenset()) & near
-        if opposite and word not in near and not opposite & said:
-            rest = set(content_terms(statement, language)) - set(content_terms(word, language))
-            held = set(content_terms(sentence, language))
-            return bool(rest) and len(rest & held) >= _RESTATED * len(rest)
-    return False
+    turned = _turned(said, _words(sentence, rules), rules)
+    if turned is None:
+        return False
+    rest = set(content_terms(statement, language)) - set(content_terms(turned[0], language))
+    return bool(rest) and len(rest & set(content_terms(sentence, language))) >= _RESTATED * len(rest)
 
 
 def _substitutes(statement: str, sentence: str, language: str) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from .config import Judging, Retrieval
 from .language import lexicon
@@ -164,10 +165,16 @@ _HOW_OFTEN = {
 }
 
 
+@cache
+def _how_often_terms(language: str) -> frozenset[str]:
+    words = lexicon(language)
+    return frozenset(words.terms(_HOW_OFTEN.get(words.language, "")))
+
+
 def _about(claim: str, text: str, language: str) -> float:
     """Share of the claim's content words, words of frequency aside, that `text` holds."""
     words = lexicon(language)
-    terms = set(words.terms(claim)) - set(words.terms(_HOW_OFTEN.get(words.language, "")))
+    terms = set(words.terms(claim)) - _how_often_terms(language)
     return len(terms & set(words.terms(text))) / len(terms) if terms else 1.0
 
 
