@@ -55,7 +55,16 @@ _FRAME_EN = re.compile(
     r"claims? (that|holds)|claimed|claiming|alleged(ly)?|alleges|accused|warned|suggest(s|ed)? that|"
     r"rumou?r(s|ed)?|tipped|in (early )?talks|reportedly|supposedly|convinced that|is false|"
     r"unfounded|unproven|debunked|hoax|speculat\w+|predicted|forecasts?|proposed|mooted|"
-    r"assum(e|es|ed|ing) that|(people|visitors|many|most) (assume|believe|think)|mistaken(ly)?|wrongly)\b",
+    r"assum(e|es|ed|ing) that|(people|visitors|many|most) (assume|believe|think)|mistaken(ly)?|wrongly|"
+    # Told, hoped or charged rather than found (the development set written apart, issue 10).
+    r"(stor(y|ies)|sayings?|tales?|beliefs?|legends?) (holds?|goes|has it|repeated)|"
+    r"according to (a|an|the) (popular |local |old )?(story|tale|legend|saying)|"
+    r"popular (local )?(sayings?|stor(y|ies)|tales?)|local (stor(y|ies)|tales?|legends?)|"
+    r"(often|commonly|sometimes|frequently) ((described|portrayed|depicted) as|tell|told)|"
+    # "We argue that" is an author's own assertion, "Some physicists argued that" is not.
+    r"once (stated|claimed|taught|believed|thought)|(?<!\bwe )argue[sd]? that|"
+    r"hop(e|es|ed|ing) (to|that|for|it|they|he|she|the)|charged (\w+ ){0,4}with|denies|"
+    r"(is|are|was|were) expected to|(may|might|could) (help|cause|reduce|lower|raise|increase|improve|prevent))\b",
     re.IGNORECASE,
 )
 _FRAME_FR = re.compile(

@@ -35,6 +35,16 @@ from companion.meaning import (
          Reading(hedged="framed")),
         ("The country exported 2.3 million tonnes of wheat.",
          "The country imported 2.3 million tonnes of wheat.", Reading(opposite="imported")),
+        ("The castle was built by the Romans.",
+         "A local legend holds that the castle was built by the Romans.", Reading(hedged="framed")),
+        ("The rover found ice at the pole.", "Engineers hope the rover will find ice at the pole.",
+         Reading(hedged="framed")),
+        ("The minister took bribes from a builder.",
+         "Prosecutors charged the minister with taking bribes from a builder.", Reading(hedged="framed")),
+        ("Green tea lowers cholesterol.", "A 2020 study found that green tea may lower cholesterol.",
+         Reading(hedged="framed")),
+        ("Owls can see in total darkness.", "Owls are often described as seeing in total darkness.",
+         Reading(hedged="framed")),
     ],
 )
 def test_what_the_source_does_not_assert_is_caught(statement, source, expected):
@@ -51,6 +61,8 @@ def test_what_the_source_does_not_assert_is_caught(statement, source, expected):
         ("Revenue rose 12 percent in 2023.", "In 2023 revenue rose by 12 percent, and costs fell."),
         ("All 40 patients recovered.", "Every one of the 40 patients recovered within a week."),
         ("Honeybees make honey from flower nectar.", "Bees turn the nectar of flowers into honey."),
+        # An author's own argument is their assertion.
+        ("Usage frequency shapes grammar.", "In this article we argue that usage frequency shapes grammar."),
     ],
 )
 def test_a_source_that_asserts_the_statement_passes(statement, source):
