@@ -64,7 +64,8 @@ _FRAME_EN = re.compile(
     # "We argue that" is an author's own assertion, "Some physicists argued that" is not.
     r"once (stated|claimed|taught|believed|thought)|(?<!\bwe )argue[sd]? that|"
     r"hop(e|es|ed|ing) (to|that|for|it|they|he|she|the)|charged (\w+ ){0,4}with|denies|"
-    r"(is|are|was|were) expected to|(may|might|could) (help|cause|reduce|lower|raise|increase|improve|prevent))\b",
+    r"(is|are|was|were) expected to|"
+    r"(may|might|could) (help|cause|reduce|lower|raise|increase|improve|prevent))\b",
     re.IGNORECASE,
 )
 _FRAME_FR = re.compile(
