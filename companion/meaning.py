@@ -85,6 +85,12 @@ _UNIVERSAL_EN = frozenset(
 # A source sentence that says the claim holds only in part ("partly made of rings").
 _PARTIAL_EN = frozenset("partly partially".split())
 _PARTIAL_FR = frozenset("partiellement".split())
+# A statement that says "only" or "entirely" against a source that says "mainly" ("most" and
+# "all" are left out: "sang the most songs" is a superlative, and "mainly" does not narrow it).
+_ONLY_EN = frozenset("only solely exclusively entirely wholly".split())
+_ONLY_FR = frozenset("seulement uniquement exclusivement entièrement".split())
+_MOSTLY_EN = frozenset("mainly mostly largely chiefly primarily predominantly".split())
+_MOSTLY_FR = frozenset("principalement surtout majoritairement essentiellement".split())
 # "tout" is left out: in French it is mostly an adverb or an idiom ("tout à fait").
 _UNIVERSAL_FR = frozenset(
     """tous toutes chaque entier entière entiers entières entièrement intégralement totalement
@@ -103,8 +109,12 @@ _OPPOSITES_EN = """
     eastern/western northward/southward largest/smallest biggest/smallest highest/lowest
     best/worst earliest/latest increasing/decreasing rising/falling upward/downward
     victory/defeat success/failure more/less more/fewer longest/shortest most/least
-    strongest/weakest
+    strongest/weakest grew/fell grow/fall growth/decline beat/lost accelerated/slowed
+    accelerating/slowing succeeded/rejected accepted/refused accepted/declined upheld/overturned
 """.split()
+# One rank is not another: "ranked first" against "came third".
+_ORDINALS_EN = "first second third fourth fifth sixth seventh eighth ninth tenth".split()
+_OPPOSITES_EN += [f"{a}/{b}" for i, a in enumerate(_ORDINALS_EN) for b in _ORDINALS_EN[i + 1 :]]
 _OPPOSITES_FR = """
     augmenté/baissé augmenté/diminué augmentée/diminuée augmente/baisse augmente/diminue
     augmentation/diminution augmentation/baisse hausse/baisse progressé/reculé progresse/recule
@@ -134,6 +144,14 @@ _NEGATION_FR = re.compile(
     re.IGNORECASE,
 )
 
+# Negation cues that contrast or compare rather than deny: in a sentence that restates the
+# statement in other words they mostly leave it standing ("prefers OAE testing rather than
+# pure-tone audiometry", "not only the universe but also beauty"; AttributionBench train part).
+_CONTRASTS = frozenset(
+    "rather than|instead of|without|rarely|seldom|hardly|plutôt que|au lieu de|sans|rarement|guère".split("|")
+)
+_NOT_ONLY = re.compile(r"(not|non) (only|seulement)\b", re.IGNORECASE)
+
 
 def _opposite_map(pairs: list[str]) -> dict[str, frozenset[str]]:
     opposite: dict[str, frozenset[str]] = {}
@@ -151,6 +169,8 @@ class _Rules:
     frame: re.Pattern[str]
     universal: frozenset[str]
     partial: frozenset[str]
+    only: frozenset[str]
+    mostly: frozenset[str]
     opposite: dict[str, frozenset[str]]
     negation: re.Pattern[str]
     word: re.Pattern[str]
@@ -166,6 +186,8 @@ _RULES = {
         _FRAME_EN,
         _UNIVERSAL_EN,
         _PARTIAL_EN,
+        _ONLY_EN,
+        _MOSTLY_EN,
         _opposite_map(_OPPOSITES_EN),
         _NEGATION_EN,
         re.compile(r"[a-z]+"),
@@ -175,6 +197,8 @@ _RULES = {
         _FRAME_FR,
         _UNIVERSAL_FR,
         _PARTIAL_FR,
+        _ONLY_FR,
+        _MOSTLY_FR,
         _opposite_map(_OPPOSITES_FR),
         _NEGATION_FR,
         re.compile(r"[^\W\d_]+"),
@@ -218,7 +242,9 @@ def read_meaning(statement: str, source_text: str, language: str = "en") -> Read
     reports = bool(rules.frame.search(statement))
     if rules.frame.search(closest) and not reports:
         return Reading(hedged="framed")
-    negated = not rules.negation.search(statement) and _qualifies(statement, closest, rules.negation, rules)
+    negated = not rules.negation.search(statement) and (
+        _qualifies(statement, closest, rules.negation, rules) or _negated_between(statement, closest, rules)
+    )
     if negated and not reports:
         return Reading(hedged="negated")
     if _substitutes(statement, closest, language):
@@ -226,6 +252,8 @@ def read_meaning(statement: str, source_text: str, language: str = "en") -> Read
     if _reverses(statement, said, closest, rules, language):
         return Reading(hedged="reversed")
     if said & rules.universal and not found & rules.universal:
+        return Reading(hedged="scope")
+    if said & rules.only and _words(closest, rules) & rules.mostly:
         return Reading(hedged="scope")
     if not said & rules.partial and _qualifies(statement, closest, rules.partial_cue, rules):
         return Reading(hedged="scope")
@@ -253,6 +281,29 @@ def _reverses(statement: str, said: frozenset[str], sentence: str, rules: _Rules
         return False
     rest = set(content_terms(statement, language)) - set(content_terms(turned[0], language))
     return bool(rest) and len(rest & set(content_terms(sentence, language))) >= _RESTATED * len(rest)
+
+
+def _negated_between(statement: str, sentence: str, rules: _Rules) -> bool:
+    """Whether the sentence holds half the statement's content words or more and a negation sits
+    between the first and the last of them: "The trial … found no link between taking velotran
+    and the number of migraine attacks" against "The trial found that velotran reduced the number
+    of migraine attacks", said in other words than `_qualifies` needs. A negation before or after
+    them is about something else ("Not far from the lake, …")."""
+    terms = set(content_terms(statement, rules.language))
+    held = terms & set(content_terms(sentence, rules.language))
+    if len(held) < 0.5 * len(terms):
+        return False
+    at = [
+        m.start()
+        for m in rules.word.finditer(sentence.lower())
+        if terms & set(content_terms(m.group(), rules.language))
+    ]
+    return len(at) >= 2 and any(
+        at[0] < m.start() < at[-1]
+        and m.group().lower() not in _CONTRASTS
+        and not _NOT_ONLY.match(sentence, m.start())
+        for m in rules.negation.finditer(sentence)
+    )
 
 
 def _substitutes(statement: str, sentence: str, language: str) -> bool:
@@ -307,6 +358,8 @@ def _qualifies(
         return False
     starts = [at for at, _ in spans]
     for m in cue.finditer(sentence):
+        if _NOT_ONLY.match(sentence, m.start()):
+            continue
         at = max(0, sum(1 for s in starts if s <= m.start()) - 1)
         if inside and blocks and not blocks[0].b < at < blocks[-1].b + blocks[-1].size:
             continue

@@ -45,6 +45,18 @@ from companion.meaning import (
          Reading(hedged="framed")),
         ("Owls can see in total darkness.", "Owls are often described as seeing in total darkness.",
          Reading(hedged="framed")),
+        # A negation between the statement's words, said in other words than the statement's.
+        ("The survey found that coffee drinkers slept less.",
+         "The survey of 900 adults found no difference in how long coffee drinkers slept.",
+         Reading(hedged="negated")),
+        ("The seal still breeds on the northern beaches of Ormsby.",
+         "The seal once bred on the northern beaches, but it no longer breeds anywhere on Ormsby.",
+         Reading(hedged="negated")),
+        ("The heron eats only fish.", "The heron eats mainly fish, with some frogs and insects.",
+         Reading(hedged="scope")),
+        ("The school was ranked first in the county.", "The school was ranked third in the county.",
+         Reading(opposite="third")),
+        ("The team beat Ajax in the final.", "The team lost to Ajax in the final.", Reading(opposite="lost")),
     ],
 )
 def test_what_the_source_does_not_assert_is_caught(statement, source, expected):
@@ -63,6 +75,15 @@ def test_what_the_source_does_not_assert_is_caught(statement, source, expected):
         ("Honeybees make honey from flower nectar.", "Bees turn the nectar of flowers into honey."),
         # An author's own argument is their assertion.
         ("Usage frequency shapes grammar.", "In this article we argue that usage frequency shapes grammar."),
+        # A negation outside the statement's words is about something else.
+        ("The survey found that coffee drinkers slept less.",
+         "Not everyone expected it, but the survey found that coffee drinkers slept less."),
+        ("The heron eats fish.", "The heron eats mainly fish."),
+        ("Doctors prefer ultrasound over X-rays for young children.",
+         "For young children doctors prefer ultrasound rather than X-rays."),
+        ("Greek thinkers linked beauty with order in the cosmos.",
+         "Greek thinkers linked beauty not only with art but with order in the cosmos."),
+        ("She sang the most songs of any singer.", "She mainly sang film songs, and sang the most songs of any singer."),
     ],
 )
 def test_a_source_that_asserts_the_statement_passes(statement, source):
