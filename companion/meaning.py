@@ -5,16 +5,20 @@ The shipped model, trained on SNLI, reads "Opponents warned that the charge woul
 away" as entailing "The charge drove shoppers away", "imported 2.3 million tonnes" as entailing
 "exported 2.3 million tonnes", and "some of the 214 paintings are on display" as entailing "all
 of them are". These checks read the window the model found most entailing:
-- framed: the source reports the claim as a myth, a saying, an allegation, a warning or a rumour,
-  and the statement states it as fact;
+- framed: the source reports the claim as a myth, a saying, an allegation, a warning, a rumour,
+  a hope or a charge, or says it "may" hold, and the statement states it as fact;
 - scope: the statement says all / every / most / the whole, and the source does not; or the
-  source restates it "partly";
-- direction: the statement says rose / exported / won where the source says fell / imported /
-  lost (and neither the statement's word nor the opposite is in the other text);
+  source restates it "partly"; or the statement says "only" / "entirely" and the source
+  "mainly";
+- direction: the statement says rose / exported / won / first where the source says fell /
+  imported / lost / third (and neither the statement's word nor the opposite is in the other
+  text);
 - negated: the source's sentence restates the statement with "not", "never", "no longer", "was
   withdrawn", "found none"… on it (`_qualifies`: most of the statement's words in order, the
   cue next to them), and the statement does not negate; real pages are full of negations about
-  something else ("It is not unusual for…"), which this leaves alone;
+  something else ("It is not unusual for…"), which this leaves alone; or, in other words, a
+  denial between the statement's words in its closest sentence ("found no link between taking
+  velotran and the number of migraine attacks");
 - substituted: the source's sentence is a near copy of the statement with its last word put in
   place of another ("made of puddled iron" for "made of steel");
 - reversed: the source's sentence closest to the statement restates most of its other words with
