@@ -83,7 +83,8 @@ def test_what_the_source_does_not_assert_is_caught(statement, source, expected):
          "For young children doctors prefer ultrasound rather than X-rays."),
         ("Greek thinkers linked beauty with order in the cosmos.",
          "Greek thinkers linked beauty not only with art but with order in the cosmos."),
-        ("She sang the most songs of any singer.", "She mainly sang film songs, and sang the most songs of any singer."),
+        ("She sang the most songs of any singer.",
+         "She mainly sang film songs, and sang the most songs of any singer."),
     ],
 )
 def test_a_source_that_asserts_the_statement_passes(statement, source):
