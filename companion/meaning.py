@@ -244,7 +244,7 @@ def read_meaning(statement: str, source_text: str, language: str = "en") -> Read
     # A statement that itself reports a claim ("Critics said that X") is supported by the report,
     # whatever the source adds about X ("…, but this was never confirmed").
     reports = bool(rules.frame.search(statement))
-    if rules.frame.search(closest) and not reports:
+    if not reports and (rules.frame.search(closest) or _numbers_framed(statement, source_text, rules)):
         return Reading(hedged="framed")
     negated = not rules.negation.search(statement) and (
         _qualifies(statement, closest, rules.negation, rules) or _negated_between(statement, closest, rules)
@@ -253,11 +253,13 @@ def read_meaning(statement: str, source_text: str, language: str = "en") -> Read
         return Reading(hedged="negated")
     if _substitutes(statement, closest, language):
         return Reading(hedged="substituted")
-    if _reverses(statement, said, closest, rules, language):
+    if _reverses(statement, said, closest, rules, language) or _passive_turned(statement, closest):
         return Reading(hedged="reversed")
     if said & rules.universal and not found & rules.universal:
         return Reading(hedged="scope")
     if said & rules.only and _words(closest, rules) & rules.mostly:
+        return Reading(hedged="scope")
+    if language == "en" and _narrows_to_part(statement, closest):
         return Reading(hedged="scope")
     if not said & rules.partial and _qualifies(statement, closest, rules.partial_cue, rules):
         return Reading(hedged="scope")
@@ -285,6 +287,48 @@ def _reverses(statement: str, said: frozenset[str], sentence: str, rules: _Rules
         return False
     rest = set(content_terms(statement, language)) - set(content_terms(turned[0], language))
     return bool(rest) and len(rest & set(content_terms(sentence, language))) >= _RESTATED * len(rest)
+
+
+_DIGITS = re.compile(r"\d[\d,.]*\d|\d")
+_COUNT_EN = (
+    r"(\d[\d,.]*|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty"
+    r"|hundred)"
+)
+# "four of Norland's nine regions", "only two of the seven": a part of a counted whole. "one of
+# the two founders" is left out, it names a member rather than narrowing a claim.
+_PART_OF_EN = re.compile(rf"\b{_COUNT_EN} of (the |its |their |\w+'s )?{_COUNT_EN}\b", re.IGNORECASE)
+
+
+def _numbers_framed(statement: str, source_text: str, rules: _Rules) -> bool:
+    """Whether every sentence that gives the statement's numbers reports them as hoped, claimed or
+    predicted ("Organisers had hoped to attract 50,000 visitors" against "attracted 50,000
+    visitors"): the number is the fact, wherever the sentence closest in words sits."""
+    numbers = set(_DIGITS.findall(statement))
+    if not numbers:
+        return False
+    giving = [s for s in _SENTENCE_END.split(source_text) if numbers <= set(_DIGITS.findall(s))]
+    return bool(giving) and all(rules.frame.search(s) for s in giving)
+
+
+def _passive_turned(statement: str, sentence: str) -> bool:
+    """Whether the sentence puts the statement's subject on the other side of its verb: "Norvik
+    … was acquired by the British Tallis Group" against "Norvik Software acquired the British
+    Tallis Group". English only: other languages' passives are not read."""
+    subject = re.match(r"\W*(?:(?:the|a|an) )?(\w+)", statement, re.IGNORECASE)
+    if subject is None:
+        return False
+    for verb in re.findall(r"\b(\w+ed)\b", statement):
+        passive = re.search(rf"\b(was|were|is|are|been|being) {verb} by\b", sentence)
+        if passive and not re.search(rf"\b(was|were|is|are|been|being) {verb}\b", statement):
+            return sentence.find(subject.group(1)) in range(0, passive.start())
+    return False
+
+
+def _narrows_to_part(statement: str, sentence: str) -> bool:
+    """Whether the sentence counts a part of a whole ("in four of Norland's nine regions") whose
+    part the statement does not give: it states the claim for the whole ("across Norland")."""
+    said = set(re.findall(r"[a-z]+|\d[\d.]*", statement.lower().replace(",", "")))
+    return any(m.group(1).lower().replace(",", "") not in said for m in _PART_OF_EN.finditer(sentence))
 
 
 def _negated_between(statement: str, sentence: str, rules: _Rules) -> bool:

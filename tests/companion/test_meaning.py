@@ -57,6 +57,14 @@ from companion.meaning import (
         ("The school was ranked first in the county.", "The school was ranked third in the county.",
          Reading(opposite="third")),
         ("The team beat Ajax in the final.", "The team lost to Ajax in the final.", Reading(opposite="lost")),
+        # The subject on the other side of its verb, a part of a counted whole, a hoped-for number.
+        ("Ostra Mills acquired the Danish Pellam Group in 2020.",
+         "Ostra Mills was acquired by the Danish Pellam Group in 2020.", Reading(hedged="reversed")),
+        ("Smoking is banned in bars across Dorland.",
+         "Smoking is banned in bars in three of Dorland's eight provinces.", Reading(hedged="scope")),
+        ("The fair drew 30,000 visitors.",
+         "The fair ran for a week. Its organisers hoped for 30,000 visitors, but about 12,000 came.",
+         Reading(hedged="framed")),
     ],
 )
 def test_what_the_source_does_not_assert_is_caught(statement, source, expected):
@@ -83,6 +91,9 @@ def test_what_the_source_does_not_assert_is_caught(statement, source, expected):
          "For young children doctors prefer ultrasound rather than X-rays."),
         ("Greek thinkers linked beauty with order in the cosmos.",
          "Greek thinkers linked beauty not only with art but with order in the cosmos."),
+        ("Pellam bought Ostra Mills in 2020.", "Ostra Mills was acquired by Pellam in 2020."),
+        ("31 of the 40 patients recovered.", "Of the 40 patients, 31 of the 40 recovered within a week."),
+        ("The fair drew 30,000 visitors.", "The fair ran for a week and drew 30,000 visitors."),
         ("She sang the most songs of any singer.",
          "She mainly sang film songs, and sang the most songs of any singer."),
     ],
