@@ -6,10 +6,11 @@ away" as entailing "The charge drove shoppers away", "imported 2.3 million tonne
 "exported 2.3 million tonnes", and "some of the 214 paintings are on display" as entailing "all
 of them are". These checks read the window the model found most entailing:
 - framed: the source reports the claim as a myth, a saying, an allegation, a warning, a rumour,
-  a hope or a charge, or says it "may" hold, and the statement states it as fact;
+  a hope or a charge, or says it "may" hold, and the statement states it as fact; or it gives the
+  statement's numbers only in such sentences ("hoped to attract 50,000");
 - scope: the statement says all / every / most / the whole, and the source does not; or the
   source restates it "partly"; or the statement says "only" / "entirely" and the source
-  "mainly";
+  "mainly"; or the source counts a part of a whole ("four of Norland's nine regions");
 - direction: the statement says rose / exported / won / first where the source says fell /
   imported / lost / third (and neither the statement's word nor the opposite is in the other
   text);
@@ -22,7 +23,8 @@ of them are". These checks read the window the model found most entailing:
 - substituted: the source's sentence is a near copy of the statement with its last word put in
   place of another ("made of puddled iron" for "made of steel");
 - reversed: the source's sentence closest to the statement restates most of its other words with
-  a direction word turned round, where the text around it also holds the statement's word;
+  a direction word turned round, where the text around it also holds the statement's word; or
+  it puts the statement's subject on the other side of its verb ("was acquired by");
 - negation, for contradiction: a sentence of any on-topic window restates the statement with a
   negation inside it (`restates_negated`), or the sentence about the claim negates it and the
   model reads that window as a contradiction (`negates`, config.Judging.negated_contradiction).
@@ -328,7 +330,12 @@ def _narrows_to_part(statement: str, sentence: str) -> bool:
     """Whether the sentence counts a part of a whole ("in four of Norland's nine regions") whose
     part the statement does not give: it states the claim for the whole ("across Norland")."""
     said = set(re.findall(r"[a-z]+|\d[\d.]*", statement.lower().replace(",", "")))
-    return any(m.group(1).lower().replace(",", "") not in said for m in _PART_OF_EN.finditer(sentence))
+    counts = (
+        (m.group(1).lower().replace(",", ""), m.group(3).lower().replace(",", ""))
+        for m in _PART_OF_EN.finditer(sentence)
+    )
+    # "4 of 4" (a page footer, "all four") is the whole.
+    return any(part not in said and part != whole for part, whole in counts)
 
 
 def _negated_between(statement: str, sentence: str, rules: _Rules) -> bool:

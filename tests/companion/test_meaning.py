@@ -93,6 +93,7 @@ def test_what_the_source_does_not_assert_is_caught(statement, source, expected):
          "Greek thinkers linked beauty not only with art but with order in the cosmos."),
         ("Pellam bought Ostra Mills in 2020.", "Ostra Mills was acquired by Pellam in 2020."),
         ("31 of the 40 patients recovered.", "Of the 40 patients, 31 of the 40 recovered within a week."),
+        ("The report covers policing in the UK.", "Page 4 of 4. The report covers policing in the UK."),
         ("The fair drew 30,000 visitors.", "The fair ran for a week and drew 30,000 visitors."),
         ("She sang the most songs of any singer.",
          "She mainly sang film songs, and sang the most songs of any singer."),
