@@ -255,7 +255,9 @@ def read_meaning(statement: str, source_text: str, language: str = "en") -> Read
         return Reading(hedged="negated")
     if _substitutes(statement, closest, language):
         return Reading(hedged="substituted")
-    if _reverses(statement, said, closest, rules, language) or _passive_turned(statement, closest):
+    if _reverses(statement, said, closest, rules, language) or (
+        language == "en" and _passive_turned(statement, closest)
+    ):
         return Reading(hedged="reversed")
     if said & rules.universal and not found & rules.universal:
         return Reading(hedged="scope")
