@@ -174,6 +174,9 @@ test('badges stay with their sentences on scroll, resize and when the engine re-
     // Live Ranges whose nodes were removed collapse onto the parent: re-anchored ones hold text.
     return ranges.length > 0 && ranges.every((r) => r.startContainer.isConnected && r.startContainer.nodeType === 3 && !r.collapsed) && !badge.hidden;
   });
+  // The overlay moves badges on the next animation frame after new ranges arrive; read them
+  // after it (read before it, a badge can still stand where the collapsed ranges put it).
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
   const after = await place();
   assert.ok(after.connected && !after.hidden, JSON.stringify(after));
   assert.ok(Math.abs(after.top - resized.top) < 2, `${after.top} vs ${resized.top}`);
