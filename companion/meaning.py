@@ -40,6 +40,7 @@ import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
+from .language import lexicon
 from .retrieve import content_terms
 
 __all__ = [
@@ -293,7 +294,6 @@ def _reverses(statement: str, said: frozenset[str], sentence: str, rules: _Rules
     return bool(rest) and len(rest & set(content_terms(sentence, language))) >= _RESTATED * len(rest)
 
 
-_DIGITS = re.compile(r"\d[\d,.]*\d|\d")
 _COUNT_EN = (
     r"(\d[\d,.]*|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty"
     r"|hundred)"
@@ -307,10 +307,11 @@ def _numbers_framed(statement: str, source_text: str, rules: _Rules) -> bool:
     """Whether every sentence that gives the statement's numbers reports them as hoped, claimed or
     predicted ("Organisers had hoped to attract 50,000 visitors" against "attracted 50,000
     visitors"): the number is the fact, wherever the sentence closest in words sits."""
-    numbers = set(_DIGITS.findall(statement))
+    read = lexicon(rules.language)
+    numbers = set(read.numbers(statement))
     if not numbers:
         return False
-    giving = [s for s in _SENTENCE_END.split(source_text) if numbers <= set(_DIGITS.findall(s))]
+    giving = [s for s in _SENTENCE_END.split(source_text) if numbers <= set(read.numbers(s))]
     return bool(giving) and all(rules.frame.search(s) for s in giving)
 
 
@@ -331,9 +332,10 @@ def _passive_turned(statement: str, sentence: str) -> bool:
 def _narrows_to_part(statement: str, sentence: str) -> bool:
     """Whether the sentence counts a part of a whole ("in four of Norland's nine regions") whose
     part the statement does not give: it states the claim for the whole ("across Norland")."""
-    said = set(re.findall(r"[a-z]+|\d[\d.]*", statement.lower().replace(",", "")))
+    english = lexicon("en")
+    said = {w.lower() for w in english.word.findall(statement)} | set(english.numbers(statement))
     counts = (
-        (m.group(1).lower().replace(",", ""), m.group(3).lower().replace(",", ""))
+        (english.to_number(m.group(1).lower()), english.to_number(m.group(3).lower()))
         for m in _PART_OF_EN.finditer(sentence)
     )
     # "4 of 4" (a page footer, "all four") is the whole.
