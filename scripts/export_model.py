@@ -2,7 +2,8 @@
 
 Works on any Hugging Face NLI / fact-checking checkpoint, a local folder (such as the output of
 scripts/train_nli.py) or a Hub id (needs internet): optimum exports it to ONNX and fuses its
-transformer ops where it knows the architecture, then onnxruntime quantizes it to dynamic int8:
+transformer ops where it knows the architecture, then onnxruntime quantizes it to dynamic int8 that computes the same on every x86-64 CPU
+(scripts/portable_int8.py):
 
     pip install -e ".[export]"
     python scripts/export_model.py MoritzLaurer/DeBERTa-v3-base-mnli-fever-anli --name deberta-nli
@@ -19,11 +20,15 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(HERE))
+from scripts.portable_int8 import DETAIL as PORTABLE_DETAIL  # noqa: E402
+from scripts.portable_int8 import make_portable  # noqa: E402
 
 ALIASES = {
     "entailment": "entailment",
@@ -118,18 +123,23 @@ def export(
             shutil.copy(onnx_file, fp32_copy / "model.onnx")
             shutil.copy(staging / "tokenizer.json", fp32_copy / "tokenizer.json")
         if quantize:
-            # Dynamic int8 for AVX2 (no VNNI needed), symmetric weights, uint8 activations. Called
-            # directly because the fused graph's contrib ops defeat shape inference, and only
-            # onnxruntime's own entry point takes the default tensor type that works around it.
+            # Dynamic int8, symmetric 7-bit weights (reduce_range), uint8 activations, then the
+            # attention in plain ops: the same numbers on every x86-64 CPU (scripts/portable_int8.py).
+            # Called directly because the fused graph's contrib ops defeat shape inference, and
+            # only onnxruntime's own entry point takes the default tensor type that works around it.
             # Compare with fp32 before shipping: scripts/evaluate.py on both folders.
             quantized = staging / "model_int8.onnx"
             quantize_dynamic(
                 onnx_file,
                 quantized,
                 per_channel=per_channel,
+                reduce_range=True,
                 weight_type=QuantType.QInt8,
                 extra_options={"WeightSymmetric": True, "DefaultTensorType": onnx.TensorProto.FLOAT},
             )
+            graph = onnx.load(str(quantized))
+            make_portable(graph)
+            onnx.save(graph, str(quantized))
             onnx_file = quantized
         out.mkdir(parents=True, exist_ok=True)
         shutil.copy(onnx_file, out / "model.onnx")
@@ -143,6 +153,7 @@ def export(
                 "labels": order,
                 "max_length": max_length,
                 "quantization": "int8" if quantize else "none",
+                "quantization_detail": PORTABLE_DETAIL if quantize else "fp32",
                 "languages": languages,
             }
         )

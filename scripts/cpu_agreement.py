@@ -1,0 +1,134 @@
+"""Do the shipped models give the same numbers on every x86-64 CPU? (issue 24)
+
+Scores a fixed set of pairs with each model on this CPU, then again in this same Python under
+`qemu-x86_64 -cpu Haswell-v4` (Debian's qemu-user: an AVX2-only CPU, without VNNI, AVX-512 or
+AMX), and compares the probabilities:
+
+    python scripts/cpu_agreement.py                       # native vs Haswell-v4, every shipped model
+    python scripts/cpu_agreement.py --models runs/e5-7bit --pairs 20
+    python scripts/cpu_agreement.py --cpu Skylake-Server-v4   # AVX-512 without VNNI
+
+The pairs: the first SNLI test pairs from ../shared/data (short sentences), then the written
+claim/page pairs of tests/fixtures/meaning/pairs.jsonl (a claim against a 3–5 sentence page, as
+the companion reads sources). Exits 1 when a probability differs by more than --tolerance or an
+argmax flips. `score` is the half that runs inside the emulator.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(HERE))
+from companion.cpu import int8_kernel  # noqa: E402
+from companion.infer import OnnxNLI  # noqa: E402
+from companion.model import default_model_dir  # noqa: E402
+from scripts.datasets import MEANING, read_rows  # noqa: E402
+
+SNLI_TEST = HERE.parent / "shared" / "data" / "snli" / "test.jsonl.gz"
+TOLERANCE = 0.002
+EMULATED_CPU = "Haswell-v4"
+
+
+def shipped_models() -> list[Path]:
+    root = default_model_dir().parent
+    return sorted(p for p in root.iterdir() if (p / "config.json").exists())
+
+
+def fixed_pairs(count: int, snli: Path = SNLI_TEST) -> list[tuple[str, str]]:
+    """`count` pairs: 60 % SNLI test (in file order), 40 % written claim/page pairs."""
+    n_snli = round(count * 0.6)
+    rows = [r for r in read_rows(snli) if r.get("label") in ("entailment", "neutral", "contradiction")]
+    pairs = [(r["premise"], r["hypothesis"]) for r in rows[:n_snli]]
+    pairs += [(r["page"], r["claim"]) for r in read_rows(MEANING)[: count - n_snli]]
+    if len(pairs) != count:
+        raise SystemExit(f"only {len(pairs)} pairs at hand, {count} asked for")
+    return pairs
+
+
+def score(models: list[Path], pairs: list[tuple[str, str]]) -> dict[str, object]:
+    """Each model's probabilities for `pairs`, in the companion's own way (one pair per call)."""
+    out: dict[str, object] = {"kernel": int8_kernel(), "models": {}}
+    for model_dir in models:
+        nli = OnnxNLI(model_dir, threads=1, cache_pairs=0)
+        start = time.perf_counter()
+        probs = [[e.entailment, e.neutral, e.contradiction] for e in nli.score_uncached(pairs)]
+        out["models"][model_dir.name] = {  # type: ignore[index]
+            "probabilities": probs,
+            "sha256": nli.config.onnx_sha256,
+            "seconds": round(time.perf_counter() - start, 2),
+        }
+    return out
+
+
+def compare(native: dict, emulated: dict) -> list[dict[str, object]]:
+    rows = []
+    for name, mine in native["models"].items():
+        theirs = emulated["models"][name]
+        diffs = [
+            max(abs(a - b) for a, b in zip(p, q, strict=True))
+            for p, q in zip(mine["probabilities"], theirs["probabilities"], strict=True)
+        ]
+        flips = sum(
+            p.index(max(p)) != q.index(max(q))
+            for p, q in zip(mine["probabilities"], theirs["probabilities"], strict=True)
+        )
+        worst = max(range(len(diffs)), key=diffs.__getitem__)
+        rows.append(
+            {"model": name, "pairs": len(diffs), "largest_difference": max(diffs), "argmax_flips": flips,
+             "worst_pair": worst, "native_s": mine["seconds"], "emulated_s": theirs["seconds"]}
+        )
+    return rows
+
+
+def emulate(cpu: str, models: list[Path], count: int, qemu: str) -> dict:
+    command = [qemu, "-cpu", cpu, sys.executable, __file__, "score", "--pairs", str(count), "--models",
+               *map(str, models)]
+    # qemu warns once per run that TCG lacks features a server CPU names (pcid, x2apic…): not ours.
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"the emulated run failed ({done.returncode}):\n{done.stderr[-2000:]}")
+    return json.loads(done.stdout)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("mode", nargs="?", choices=["compare", "score"], default="compare")
+    parser.add_argument("--models", nargs="+", type=Path, help="model folders (default: every shipped one)")
+    parser.add_argument("--pairs", type=int, default=100)
+    parser.add_argument("--cpu", default=EMULATED_CPU, help="the qemu CPU model to compare with")
+    parser.add_argument("--tolerance", type=float, default=TOLERANCE)
+    parser.add_argument("--json", type=Path, help="also write the comparison here")
+    args = parser.parse_args()
+    models = args.models or shipped_models()
+    pairs = fixed_pairs(args.pairs)
+    if args.mode == "score":
+        print(json.dumps(score(models, pairs)))
+        return
+    qemu = shutil.which("qemu-x86_64")
+    if qemu is None:
+        raise SystemExit("qemu-x86_64 is missing: apt-get install qemu-user (scripts/setup.sh --dev does)")
+    native = score(models, pairs)
+    emulated = emulate(args.cpu, models, args.pairs, qemu)
+    rows = compare(native, emulated)
+    print(f"native int8 kernel: {native['kernel']}; emulated {args.cpu}: {emulated['kernel']}")
+    print(f"{'model':34} {'pairs':>5} {'largest diff':>12} {'flips':>5} {'native s':>8} {'qemu s':>7}")
+    for r in rows:
+        print(f"{r['model']:34} {r['pairs']:>5} {r['largest_difference']:>12.6f} {r['argmax_flips']:>5} "
+              f"{r['native_s']:>8} {r['emulated_s']:>7}")
+    if args.json:
+        args.json.write_text(json.dumps({"native": native["kernel"], "emulated": emulated["kernel"],
+                                         "cpu": args.cpu, "rows": rows}, indent=2) + "\n")
+    bad = [r for r in rows if r["largest_difference"] > args.tolerance or r["argmax_flips"]]
+    if bad:
+        raise SystemExit(f"{len(bad)} model(s) differ by more than {args.tolerance} or flip an argmax")
+
+
+if __name__ == "__main__":
+    main()
