@@ -27,6 +27,7 @@ from aiohttp import web
 from . import __version__
 from .capture import parse_request
 from .config import DEFAULT_PORT, Settings, config_dir
+from .cpu import compute_facts
 from .errors import CiteLensError, ModelUnavailable, RequestInvalid
 from .export import audit_export, collect
 from .judges import model_dirs
@@ -312,6 +313,16 @@ def doctor(settings: Settings) -> int:
                 f"model: {exc}",
                 "reinstall CiteLens (`pip install .`) or pass --model DIR of models/<name>/",
             )
+    facts = compute_facts()
+    # AVX2 and later were shown to compute alike (scripts/cpu_agreement.py); SSE-only and ARM
+    # CPUs run other float kernels, never compared.
+    alike = facts["int8_kernel"] in ("amx", "avx512-vnni", "avx512", "avx-vnni", "avx2")
+    print(
+        f"info onnxruntime {facts['onnxruntime']}, int8 kernel family {facts['int8_kernel']} "
+        f"({facts['machine']}, from CPUID): "
+        + ("the same numbers as on any other AVX2-or-later x86-64 CPU" if alike
+           else "a CPU the models' numbers were never compared on: verdicts may differ (model cards)")
+    )
     with socket.socket() as probe_socket:
         try:
             probe_socket.bind((settings.host, settings.port))

@@ -20,8 +20,10 @@ import functools
 import mmap
 import platform
 import sys
+from dataclasses import dataclass
+from importlib import metadata
 
-__all__ = ["int8_kernel"]
+__all__ = ["Kernel", "compute_facts", "int8_kernel"]
 
 # push rbx; mov eax, edi; mov ecx, esi; mov r8, rdx; cpuid;
 # mov [r8], eax; mov [r8+4], ebx; mov [r8+8], ecx; mov [r8+12], edx; pop rbx; ret
@@ -38,17 +40,33 @@ _FAMILIES = {
 }
 
 
+@dataclass(frozen=True, slots=True)
+class Kernel:
+    family: str  # amx | avx512-vnni | avx512 | avx-vnni | avx2 | sse | unknown | not x86-64
+    saturating_int16: bool | None  # whether this family adds u8·s8 pairs into a saturating int16
+    machine: str
+
+
+def compute_facts() -> dict[str, str]:
+    """What the numbers were computed with, for the audit card and `citelens doctor`."""
+    try:
+        onnxruntime = metadata.version("onnxruntime")
+    except metadata.PackageNotFoundError:
+        onnxruntime = "not installed"
+    kernel = int8_kernel()
+    return {"onnxruntime": onnxruntime, "int8_kernel": kernel.family, "machine": kernel.machine}
+
+
 @functools.cache  # a fact of the CPU: read once per process
-def int8_kernel() -> dict[str, object]:
-    """{"family": …, "saturating_int16": bool | None, "machine": …}."""
+def int8_kernel() -> Kernel:
     machine = platform.machine().lower()
     if machine not in ("x86_64", "amd64"):
-        return {"family": "not x86-64", "saturating_int16": None, "machine": machine}
+        return Kernel("not x86-64", None, machine)
     regs = _cpuid_reader()
     if regs is None:
-        return {"family": "unknown", "saturating_int16": None, "machine": machine}
+        return Kernel("unknown", None, machine)
     family = _family(regs)
-    return {"family": family, "saturating_int16": _FAMILIES[family], "machine": machine}
+    return Kernel(family, _FAMILIES[family], machine)
 
 
 def _family(cpuid: _Reader) -> str:

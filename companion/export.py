@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from . import __version__
+from .cpu import compute_facts
 from .model import ModelConfig
 from .records import (
     CitationJudgment,
@@ -180,6 +181,9 @@ def audit_export(
         "tool": {
             "name": "CiteLens",
             "version": __version__,
+            # With the model's hashes, what makes the numbers repeatable: the same on every
+            # x86-64 kernel family since issue 24, named so that a difference can be traced.
+            "runtime": compute_facts(),
             "model": model.describe(),
             "thresholds": _thresholds(model),
             "models": [

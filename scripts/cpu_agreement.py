@@ -17,6 +17,7 @@ argmax flips. `score` is the half that runs inside the emulator.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import shutil
 import subprocess
@@ -54,7 +55,7 @@ def fixed_pairs(count: int, snli: Path = SNLI_TEST) -> list[tuple[str, str]]:
 
 def score(models: list[Path], pairs: list[tuple[str, str]]) -> dict[str, object]:
     """Each model's probabilities for `pairs`, in the companion's own way (one pair per call)."""
-    out: dict[str, object] = {"kernel": int8_kernel(), "models": {}}
+    out: dict[str, object] = {"kernel": dataclasses.asdict(int8_kernel()), "models": {}}
     for model_dir in models:
         nli = OnnxNLI(model_dir, threads=1, cache_pairs=0)
         start = time.perf_counter()
@@ -98,7 +99,9 @@ def emulate(cpu: str, models: list[Path], count: int, qemu: str) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("mode", nargs="?", choices=["compare", "score"], default="compare")
     parser.add_argument("--models", nargs="+", type=Path, help="model folders (default: every shipped one)")
     parser.add_argument("--pairs", type=int, default=100)

@@ -2,8 +2,8 @@
 
 Works on any Hugging Face NLI / fact-checking checkpoint, a local folder (such as the output of
 scripts/train_nli.py) or a Hub id (needs internet): optimum exports it to ONNX and fuses its
-transformer ops where it knows the architecture, then onnxruntime quantizes it to dynamic int8 that computes the same on every x86-64 CPU
-(scripts/portable_int8.py):
+transformer ops where it knows the architecture, then onnxruntime quantizes it to dynamic int8
+that computes the same on every x86-64 CPU (scripts/portable_int8.py):
 
     pip install -e ".[export]"
     python scripts/export_model.py MoritzLaurer/DeBERTa-v3-base-mnli-fever-anli --name deberta-nli

@@ -167,9 +167,7 @@ class Rebuilt:
 def encoder_layer(g: Graph, i: int, hidden: str) -> tuple[dict[str, Array], str, int]:
     """One transformer layer, followed from the tensor it reads; returns its weights, output, heads."""
     p = f"bert.encoder.layer.{i}"
-    attention = g.reader(g.reader(hidden, "DynamicQuantizeLinear").output[0], "QAttention")
-    qkv = dequantize(g.init[attention.input[1]], g.init[attention.input[4]], g.init[attention.input[7]])
-    qkv_bias = g.init[attention.input[2]].astype(np.float32)
+    qkv, qkv_bias, attended, heads = attention_weights(g, hidden)
     size = qkv.shape[1] // 3
     state: dict[str, Array] = {}
     # QAttention packs its weight as [in, query | key | value] (onnxruntime's fusion concatenates
@@ -178,7 +176,7 @@ def encoder_layer(g: Graph, i: int, hidden: str) -> tuple[dict[str, Array], str,
         cols = slice(j * size, (j + 1) * size)
         state |= linear(f"{p}.attention.self.{name}", qkv[:, cols], qkv_bias[cols])
 
-    weight, out = dense(g, attention.output[0])
+    weight, out = dense(g, attended)
     norm = g.reader(out, "SkipLayerNormalization")
     state |= linear(f"{p}.attention.output.dense", weight, skip_bias(g, norm))
     state |= layer_norm(g, f"{p}.attention.output.LayerNorm", norm, 2)
@@ -191,7 +189,26 @@ def encoder_layer(g: Graph, i: int, hidden: str) -> tuple[dict[str, Array], str,
     norm = g.reader(out, "SkipLayerNormalization")
     state |= linear(f"{p}.output.dense", weight, skip_bias(g, norm))
     state |= layer_norm(g, f"{p}.output.LayerNorm", norm, 2)
-    return state, norm.output[0], int(attribute(attention, "num_heads", 0))
+    return state, norm.output[0], heads
+
+
+def attention_weights(g: Graph, hidden: str) -> tuple[Array, Array, str, int]:
+    """The packed QKV weight and bias of the attention reading `hidden`, its output, its heads.
+
+    Two forms: onnxruntime's QAttention (models up to 0.3.0), or scripts/portable_int8.py's plain
+    ops, whose QKV product is a dense chain like any other and whose tensors share one prefix.
+    """
+    quantized = g.reader(hidden, "DynamicQuantizeLinear").output[0]
+    if g.has_reader(quantized, "QAttention"):
+        attention = g.reader(quantized, "QAttention")
+        qkv = dequantize(g.init[attention.input[1]], g.init[attention.input[4]], g.init[attention.input[7]])
+        heads = int(attribute(attention, "num_heads", 0))
+        return qkv, g.init[attention.input[2]].astype(np.float32), attention.output[0], heads
+    qkv, scaled = dense(g, hidden)
+    prefix = scaled.removesuffix("qkv_scaled")
+    bias = g.constant(g.reader(scaled, "Add"))
+    attended = g.reader(f"{prefix}context_t", "Reshape").output[0]
+    return qkv, bias, attended, int(g.init[f"{prefix}heads"][2])
 
 
 def head(g: Graph, hidden: str) -> tuple[dict[str, Array], str]:

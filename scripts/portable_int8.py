@@ -176,9 +176,9 @@ def _weight_scales(model: onnx.ModelProto, init: dict[str, onnx.TensorProto]) ->
     for node in model.graph.node:
         if node.op_type != "MatMulInteger":
             continue
-        if len(node.input) > 3 and node.input[3] in init:
-            if np.any(numpy_helper.to_array(init[node.input[3]]) != 0):
-                raise SystemExit(f"{node.name}: asymmetric weights (zero point not 0) are not handled")
+        zero = node.input[3] if len(node.input) > 3 else ""
+        if zero in init and np.any(numpy_helper.to_array(init[zero]) != 0):
+            raise SystemExit(f"{node.name}: asymmetric weights (zero point not 0) are not handled")
         rescale = readers[readers[node.output[0]][0].output[0]][0]  # MatMulInteger -> Cast -> Mul
         product = next(n for n in rescale.input if n != readers[node.output[0]][0].output[0])
         scales = [n for n in writer[product].input if n in init]

@@ -18,12 +18,14 @@ fi
 
 if (( dev )); then
   # The French language packs: the extension's French words are tested in French browsers.
+  # qemu-user: the models' numbers are compared with an emulated AVX2-only CPU (test_cpu_agreement).
   if ! command -v chromium >/dev/null || ! command -v firefox-esr >/dev/null \
+      || ! command -v qemu-x86_64 >/dev/null \
       || ! dpkg -s chromium-l10n firefox-esr-l10n-fr >/dev/null 2>&1; then
     sudo_cmd=(); [[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
     "${sudo_cmd[@]}" apt-get update -qq
     DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq \
-      chromium chromium-l10n firefox-esr firefox-esr-l10n-fr >/dev/null
+      chromium chromium-l10n firefox-esr firefox-esr-l10n-fr qemu-user >/dev/null
   fi
   npm ci --no-audit --no-fund --loglevel=error
 fi

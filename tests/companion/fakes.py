@@ -13,7 +13,7 @@ from companion.model import ModelConfig, Thresholds
 from companion.records import Entailment, Fetched
 from companion.retrieve import content_terms
 
-__all__ = ["MemoryFetcher", "WordNLI", "fake_model"]
+__all__ = ["MemoryFetcher", "ScriptedNLI", "WordNLI", "fake_model"]
 
 _NEGATION = re.compile(r"\b(not|never|no|cannot|isn't|wasn't)\b", re.IGNORECASE)
 
@@ -38,6 +38,24 @@ class WordNLI:
         if _NEGATION.search(premise) and not _NEGATION.search(hypothesis):
             return Entailment(0.01, 0.01, 0.98)
         return Entailment(0.97, 0.02, 0.01)
+
+
+class ScriptedNLI(WordNLI):
+    """WordNLI, except for the readings given: (premise fragment, hypothesis, reading), the
+    first whose fragment the premise holds wins. A test that needs a model reading on one side
+    of a bar sets it well clear of the bar, instead of hoping the real model lands there."""
+
+    def __init__(self, readings: Sequence[tuple[str, str, Entailment]]) -> None:
+        super().__init__()
+        self.readings = list(readings)
+
+    def score(self, pairs: Sequence[tuple[str, str]]) -> list[Entailment]:
+        self.pairs.extend(pairs)
+        return [
+            next((e for part, h, e in self.readings if part in premise and h == hypothesis), None)
+            or self._one(premise, hypothesis)
+            for premise, hypothesis in pairs
+        ]
 
 
 def fake_model() -> ModelConfig:

@@ -73,21 +73,6 @@ def test_a_combiner_fitted_to_other_features_is_refused_in_words(judge):
         Judge(judge.nli, stale)
 
 
-def test_a_page_that_negates_in_the_claims_own_words_refutes_it(judge):
-    # The Eiffel Tower fixture of the extension: the model reads 0.73 contradiction on the
-    # negating sentence, under the calibrated bar, and 0.96 entailment on a sentence about iron.
-    page = [
-        "Many visitors assume that such a tall tower must be made of steel.",
-        "It is not: the Eiffel Tower is not made of steel.",
-        "The tower was built entirely of puddled iron, a kind of wrought iron, because steel was "
-        "still expensive and less proven in 1887.",
-    ]
-    result = judged(judge, "The Eiffel Tower is made of steel.", page)
-    assert result.judgment == "no_support" and result.contradicted
-    assert [e.text for e in result.per_citation[0].evidence] == [page[1]]
-    assert judged(judge, "The tower is made of wrought iron.", page).judgment == "complete_support"
-
-
 HISTORY = [  # the extension's Eiffel Tower history fixture, abridged
     "Construction began on 28 January 1887 and the tower was completed in March 1889.",
     "The tower was designed and built by the engineering company of Gustave Eiffel.",

@@ -20,6 +20,7 @@ from companion.pipeline import SourceLoader, Verifier
 from companion.records import (
     Citation,
     Document,
+    Entailment,
     PageInfo,
     Sentence,
     SourceResult,
@@ -29,7 +30,7 @@ from companion.records import (
     VerifyRequest,
 )
 
-from .fakes import MemoryFetcher, WordNLI, fake_model
+from .fakes import MemoryFetcher, ScriptedNLI, WordNLI, fake_model
 
 T = Thresholds(complete=0.5, partial=0.25, claim=0.5, contradiction=0.9)
 
@@ -263,3 +264,38 @@ def test_an_experiment_may_vary_the_settings_on_purpose():
     Judge(WordNLI(), fitted, Retrieval(candidates=3), strict=False)  # evaluate.py --candidates 3
     with pytest.raises(ModelUnavailable):
         Judge(WordNLI(), fitted, Retrieval(candidates=3))
+
+
+def test_a_page_that_negates_in_the_claims_own_words_refutes_it():
+    # The extension's Eiffel Tower fixture. The real models read both claims against the negating
+    # window at 0.71-0.75 contradiction, on the 0.7 bar of the negation rule (issue 24): a verdict
+    # there depends on the model's last digits, so the readings are set here, well clear of the
+    # bar on each side (0.85 above it for steel, 0.40 below it for wrought iron; the model's own
+    # bar, 0.9, is out of reach of both, so the negation rule alone decides).
+    page = [
+        "Many visitors assume that such a tall tower must be made of steel.",
+        "It is not: the Eiffel Tower is not made of steel.",
+        "The tower was built entirely of puddled iron, a kind of wrought iron, because steel was "
+        "still expensive and less proven in 1887.",
+    ]
+    steel, iron = "The Eiffel Tower is made of steel.", "The tower is made of wrought iron."
+    nli = ScriptedNLI([
+        ("is not made of steel", steel, Entailment(0.05, 0.10, 0.85)),
+        ("puddled iron", iron, Entailment(0.95, 0.04, 0.01)),
+        ("is not made of steel", iron, Entailment(0.10, 0.50, 0.40)),
+    ])
+    judge = Judge(nli, fake_model())
+    document, _ = document_from_passages("https://example.org/eiffel", "Eiffel", page)
+
+    def judged(text: str) -> StatementJudgment:
+        citation = Citation(id="c1", marker="1", url=document.url, offset=len(text))
+        statement = Statement(0, text, (0, len(text)), (citation,))
+        return judge.judge(statement, {document.url: SourceResult(document.url, document, "")})
+
+    refuted = judged(steel)
+    assert refuted.judgment == "no_support" and refuted.contradicted
+    assert [e.text for e in refuted.per_citation[0].evidence] == [page[1]]
+    # Below the bar the negation rule does not fire. (meaning.py still hedges this true claim to
+    # partial support, for the negation in the sentence beside it: the judging core's issue 26.)
+    supported = judged(iron)
+    assert supported.judgment != "no_support" and not supported.contradicted, supported

@@ -12,13 +12,13 @@ import pytest
 
 pytest.importorskip("optimum.onnxruntime", reason="the `export` extra is not installed")
 
-import onnx  # noqa: E402
-import onnxruntime as ort  # noqa: E402
-from onnx import numpy_helper  # noqa: E402
-from onnxruntime.quantization import QuantType, quantize_dynamic  # noqa: E402
+import onnx
+import onnxruntime as ort
+from onnx import numpy_helper
+from onnxruntime.quantization import QuantType, quantize_dynamic
 
-from scripts.portable_int8 import WEIGHT_MAX, portable_attention, requantize_weights  # noqa: E402
-from tests.model.test_export_model import export, tiny_checkpoint  # noqa: E402
+from scripts.portable_int8 import WEIGHT_MAX, portable_attention, requantize_weights
+from tests.model.test_export_model import export, tiny_checkpoint
 
 pytestmark = pytest.mark.slow
 
@@ -53,7 +53,8 @@ def logits(model: onnx.ModelProto, ids: np.ndarray, mask: np.ndarray) -> np.ndar
 def test_plain_op_attention_computes_what_qattention_computes(qattention_model):
     rewritten = onnx.ModelProto()
     rewritten.CopyFrom(qattention_model)
-    assert portable_attention(rewritten) == sum(n.op_type == "QAttention" for n in qattention_model.graph.node)
+    attentions = sum(n.op_type == "QAttention" for n in qattention_model.graph.node)
+    assert portable_attention(rewritten) == attentions
     onnx.checker.check_model(rewritten)
     assert not any(n.op_type == "QAttention" for n in rewritten.graph.node)
     rng = np.random.default_rng(7)
@@ -73,5 +74,6 @@ def test_weights_end_where_int16_sums_cannot_saturate(qattention_model):
     assert requantize_weights(model) > 0
     assert requantize_weights(model) == 0  # a second run changes nothing
     init = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
-    weights = [init[n.input[1]] for n in model.graph.node if n.op_type == "MatMulInteger" and n.input[1] in init]
+    matmuls = [n for n in model.graph.node if n.op_type == "MatMulInteger"]
+    weights = [init[n.input[1]] for n in matmuls if n.input[1] in init]
     assert weights and all(np.abs(w.astype(np.int32)).max() <= WEIGHT_MAX for w in weights)
