@@ -51,3 +51,21 @@ def test_judging_core_never_imports_the_server_or_the_cli():
 def test_torch_and_transformers_stay_out_of_the_runtime():
     for module in MODULES:
         assert not imports_of(module) & {"torch", "transformers", "optimum"}, module
+
+
+def test_the_int8_kernel_family_is_read_from_this_cpu():
+    # companion.cpu runs CPUID itself; /proc/cpuinfo holds the same bits on Linux (outside an emulator).
+    from companion.cpu import int8_kernel
+
+    flags = set()
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("flags"):
+            flags = set(line.split(":", 1)[1].split())
+            break
+    family = int8_kernel().family
+    if "avx512_vnni" in flags and "avx512bw" in flags and "amx_int8" not in flags:
+        assert family == "avx512-vnni"
+    elif "avx2" in flags and not {"avx512bw", "avx_vnni"} & flags:
+        assert family == "avx2"
+    else:
+        assert family in ("amx", "avx512-vnni", "avx512", "avx-vnni", "avx2", "sse")
