@@ -54,18 +54,33 @@
    * @param {Element} host  the overlay's own element (never an obstacle)
    * @param {{left: number, right: number}} answer  the answer's edges
    * @param {Element[]} blocks  the answer's blocks: what contains them is background, not content
-   * @param {number[]} ys  heights of the sentences in view
+   * @param {{x: number, y: number}[]} points  a point on each sentence's last line
    * @param {boolean} rtl  the answer is written right to left
    * @returns {{side: 'left'|'right', edge: number, compact: boolean}}
    */
-  function chooseGutter(host, answer, blocks, ys, rtl) {
+  function chooseGutter(host, answer, blocks, points, rtl) {
     const doc = /** @type {Document} */ (host.ownerDocument);
     const { left, right } = answer;
-    const samples = ys.filter((_, i) => i % Math.max(1, Math.floor(ys.length / 4)) === 0).slice(0, 5);
+    // The page's element at a point, seen through the overlay: the badges and the bar cover
+    // what the page keeps beneath them, and a decision read off them would undo itself on the
+    // next pass (badges moved off a composer no longer hide it, and move back).
+    const pageAt = (/** @type {number} */ x, /** @type {number} */ y) => doc.elementsFromPoint(x, y).find((el) => el !== host) || null;
+    const ofAnswer = (/** @type {Element} */ hit) => blocks.some((b) => b.contains(hit) || hit.contains(b));
+    const every = Math.max(1, Math.floor(points.length / 4));
+    const samples = points
+      .filter((_, i) => i % every === 0)
+      .slice(0, 5)
+      // A sentence the page covers (a fixed composer, a sticky header) says nothing about the
+      // margins beside it: what covers it spans them too.
+      .filter(({ x, y }) => {
+        const hit = pageAt(x, y);
+        return !hit || ofAnswer(hit);
+      })
+      .map(({ y }) => y);
     const free = (/** @type {number} */ x) =>
       samples.every((y) => {
-        const hit = doc.elementFromPoint(x, y);
-        return !hit || hit === host || hit === doc.body || hit === doc.documentElement || blocks.some((b) => hit.contains(b));
+        const hit = pageAt(x, y);
+        return !hit || hit === doc.body || hit === doc.documentElement || blocks.some((b) => hit.contains(b));
       });
     const sides = /** @type {('left'|'right')[]} */ (rtl ? ['left', 'right'] : ['right', 'left']);
     const limit = viewportRight(doc);

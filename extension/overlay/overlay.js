@@ -81,6 +81,7 @@
       this.returnTo = null;
       this.timer = 0;
       this.frame = 0;
+      this.passes = 0;
       this.hoverIndex = -1;
       /** @type {{index: number, rects: DOMRect[]}[]} */
       this.hitRects = [];
@@ -134,7 +135,10 @@
         if (entry) entry.ranges = ranges;
       }
       this.refreshHighlights();
-      this.schedule();
+      // Placed now, not on the next frame: the highlights already show the new Ranges, and until
+      // then the badges would stand where the Ranges the page dropped had put them. Re-anchoring
+      // is debounced, so this is one layout per re-render, not one per mutation.
+      this.reposition();
     }
 
     refreshHighlights() {
@@ -164,6 +168,9 @@
     }
 
     reposition() {
+      // A pass now makes the scheduled one moot: it would read the same layout.
+      this.win.cancelAnimationFrame(this.frame);
+      this.frame = 0;
       const lines = new Map();
       let right = 0;
       let left = Infinity;
@@ -186,14 +193,18 @@
         const last = rects.length ? rects[rects.length - 1] : null;
         lines.set(index, { line: last, clip: ranges.length ? CL.overlay.clipOf(ranges[0]) : { top: 0, bottom: 0 } });
       }
-      const ys = [...lines.values()].filter((l) => l.line).map((l) => l.line.top + l.line.height / 2);
-      const gutter = CL.overlay.chooseGutter(this.host, { left, right }, [...blocks.keys()], ys, rtl);
+      const points = [...lines.values()].filter((l) => l.line).map(({ line }) => ({ x: line.left + line.width / 2, y: line.top + line.height / 2 }));
+      const gutter = CL.overlay.chooseGutter(this.host, { left, right }, [...blocks.keys()], points, rtl);
       this.badges.layout(lines, gutter);
       if (this.statements.size) this.bar.dock(gutter.side === 'right' ? 'left' : 'right');
       if (this.card.open && this.card.index !== null) {
         const badge = this.badges.buttons.get(this.card.index);
         if (badge && !badge.hidden) this.card.place(badge.getBoundingClientRect(), this.badgeRects(badge));
       }
+      // Counted on the host, so that a test can tell that the badges stand where the page now is
+      // (a pass begun after its scroll, resize or re-render has ended) instead of guessing with
+      // timers. The host is outside body, where engines watch their answers for changes.
+      this.host.dataset.layout = String(++this.passes);
     }
 
     /** Where the other badges are: the card must not cover them. @param {Element|null} except */

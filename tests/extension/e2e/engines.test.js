@@ -2,8 +2,9 @@
 // companion (real model) fetching locally served cited pages. Asserts what a reader sees and
 // saves: badges, the evidence card, the fragment link, the summary, the exported audit card.
 // Dead links and uncited sentences are facts of the pipeline and asserted; the model's own
-// verdicts are compared with what each fixture sentence was written to be and the agreement is
-// printed, as a figure, not asserted (model quality is measured by scripts/evaluate.py).
+// verdicts are compared with what each fixture sentence was written to be, the agreement is
+// printed, and it must stay above a floor: a guard against regressions, not a measure of the
+// model's quality (scripts/evaluate.py measures that).
 // Screenshots go to test-artifacts/; click→badge times are printed.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,12 +15,26 @@ import { launchChromium, EXTENSION_ID } from '../helpers/chromium.js';
 import { startCompanion } from '../helpers/companion.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 import { startSites } from '../helpers/sites.js';
-import { BADGE_LABEL, compareVerdicts, readOverlay, verdictsByText, waitForResults } from '../helpers/overlay.js';
+import {
+  BADGE_LABEL,
+  afterLayout,
+  agreementOf,
+  compareVerdicts,
+  layoutNow,
+  layoutPasses,
+  readOverlay,
+  verdictsByText,
+  waitForResults,
+} from '../helpers/overlay.js';
 
 const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url));
 const EXPECTATIONS = JSON.parse(readFileSync(path.join(FIXTURES, 'e2e-expectations.json'), 'utf8'));
 const ENGINES = Object.entries(EXPECTATIONS).filter(([name]) => !name.startsWith('_'));
 const FIVE_FIELDS = ['answer_statement', 'cited_url', 'support_judgment', 'evidence_sentences', 'unsupported_assertions'];
+// The share of judged sentences whose verdict must be the one the fixture was written for: 34 of
+// today's 40, where the shipped model gives 37 or 38. A fraction, so that a fixture sentence
+// more or less keeps the floor where it was meant to be.
+const AGREEMENT_FLOOR = 0.85;
 
 let sites;
 let companion;
@@ -38,9 +53,7 @@ before(async () => {
 after(async () => {
   writeFileSync(path.join(ARTIFACTS, 'timings-chromium.json'), JSON.stringify(timings, null, 2) + '\n');
   writeFileSync(path.join(ARTIFACTS, 'verdicts-chromium.json'), JSON.stringify(agreement, null, 2) + '\n');
-  const all = Object.values(agreement);
-  const agreed = all.reduce((n, a) => n + a.agreed, 0);
-  const judged = all.reduce((n, a) => n + a.judged, 0);
+  const { agreed, judged } = agreementOf(agreement);
   console.log(`# model verdicts agree with the fixtures' intended ones on ${agreed} of ${judged} sentences (test-artifacts/verdicts-chromium.json)`);
   await browser?.close();
   await companion?.stop();
@@ -132,20 +145,33 @@ for (const [engine, { fixture, expect }] of ENGINES) {
   });
 }
 
+test(`the model gives the verdicts the fixtures were written for on at least ${AGREEMENT_FLOOR * 100}% of the sentences it judges`, (t) => {
+  const { agreed, judged, disagreements } = agreementOf(agreement);
+  if (!judged) return t.skip('no engine page was checked');
+  assert.ok(agreed / judged >= AGREEMENT_FLOOR, `${agreed} of ${judged} sentences agree; the others:\n${disagreements.join('\n')}`);
+});
+
 test('badges stay with their sentences on scroll, resize and when the engine re-renders', async () => {
   const page = await browser.context.newPage();
   await page.setViewportSize({ width: 1280, height: 600 });
   await page.goto(`${sites.engines}/chatgpt.html`);
   await browser.click(page);
   await waitForResults(page, Date.now());
+  await layoutNow(page);
+  // Badge 1's box, every badge's place, and whether the highlights hold Ranges over live text.
   const place = () =>
     page.evaluate(() => {
       const root = document.querySelector('citelens-overlay').shadowRoot;
+      const badges = {};
+      for (const b of root.querySelectorAll('.badge')) {
+        const r = b.getBoundingClientRect();
+        badges[b.dataset.index] = b.hidden ? 'hidden' : `${Math.round(r.left)},${Math.round(r.top)}`;
+      }
       const badge = root.querySelector('.badge[data-index="1"]');
       const ranges = [];
       CSS.highlights.forEach((h, name) => name !== 'citelens-evidence' && ranges.push(...h));
       const connected = ranges.length > 0 && ranges.every((r) => r.startContainer.isConnected && r.startContainer.nodeType === 3);
-      return { top: badge.getBoundingClientRect().top, left: badge.getBoundingClientRect().left, hidden: badge.hidden, connected };
+      return { top: badge.getBoundingClientRect().top, left: badge.getBoundingClientRect().left, hidden: badge.hidden, connected, badges };
     });
   const start = await place();
   await page.mouse.wheel(0, 120);
@@ -153,33 +179,30 @@ test('badges stay with their sentences on scroll, resize and when the engine re-
     const b = document.querySelector('citelens-overlay').shadowRoot.querySelector('.badge[data-index="1"]');
     return Math.abs(b.getBoundingClientRect().top - (top - 120)) < 2;
   }, start.top);
+  // The place the overlay gives once it has laid out the narrower page. Read before that pass,
+  // it is where the scroll left the badges: a wait for the badge to move says nothing when the
+  // scroll has moved it already.
+  const passes = await layoutPasses(page);
   await page.setViewportSize({ width: 1000, height: 600 });
-  await page.waitForFunction((left) => {
-    const b = document.querySelector('citelens-overlay').shadowRoot.querySelector('.badge[data-index="1"]');
-    return b.getBoundingClientRect().left < left - 100;
-  }, start.left);
-  // Where the narrower page put it: the re-render below must leave it there. (Not start.top - 120:
-  // at 1,000 px the lines wrap anew, and how badges of neighbouring sentences share a line
-  // depends on the verdicts the model gives.)
+  await afterLayout(page, passes);
   const resized = await place();
+  assert.ok(resized.left < start.left - 100, `badge 1 follows the narrower answer's edge: ${resized.left} (was ${start.left})`);
   // The engine re-renders the answer: same words, new nodes.
   await page.evaluate(() => {
     const answer = document.querySelectorAll('.markdown')[1];
     answer.replaceWith(answer.cloneNode(true));
   });
+  // Live Ranges whose nodes were removed collapse onto the parent: re-anchored ones hold text,
+  // and the overlay places the badges in the same task as it shows them.
   await page.waitForFunction(() => {
     const ranges = [];
     CSS.highlights.forEach((h) => ranges.push(...h));
-    const badge = document.querySelector('citelens-overlay').shadowRoot.querySelector('.badge[data-index="1"]');
-    // Live Ranges whose nodes were removed collapse onto the parent: re-anchored ones hold text.
-    return ranges.length > 0 && ranges.every((r) => r.startContainer.isConnected && r.startContainer.nodeType === 3 && !r.collapsed) && !badge.hidden;
+    return ranges.length > 0 && ranges.every((r) => r.startContainer.isConnected && r.startContainer.nodeType === 3 && !r.collapsed);
   });
-  // The overlay moves badges on the next animation frame after new ranges arrive; read them
-  // after it (read before it, a badge can still stand where the collapsed ranges put it).
-  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
   const after = await place();
   assert.ok(after.connected && !after.hidden, JSON.stringify(after));
-  assert.ok(Math.abs(after.top - resized.top) < 2, `${after.top} vs ${resized.top}`);
+  // Every badge, those of the re-rendered answer too, back where the same words stood.
+  assert.deepEqual(after.badges, resized.badges);
 
   // A second click on the unchanged page clears everything.
   await browser.click(page);

@@ -11,10 +11,14 @@ import { startCompanion } from '../helpers/companion.js';
 import { launchFirefox, pasteToken } from '../helpers/firefox.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 import { startSites } from '../helpers/sites.js';
-import { BADGE_LABEL, compareVerdicts, readOverlay, verdictsByText, waitForResults } from '../helpers/overlay.js';
+import { BADGE_LABEL, agreementOf, compareVerdicts, readOverlay, verdictsByText, waitForResults } from '../helpers/overlay.js';
 
 const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url));
 const { fixture, expect } = JSON.parse(readFileSync(path.join(FIXTURES, 'e2e-expectations.json'), 'utf8')).perplexity;
+// The share of the page's judged sentences whose verdict must be the one the fixture was written
+// for: a guard against regressions, not a measure of the model (scripts/evaluate.py). Of this
+// page's 6 the shipped model gives all 6; the floor lets one go, as engines.test.js's lets 6 of 40.
+const AGREEMENT_FLOOR = 0.8;
 
 let sites;
 let companion;
@@ -54,6 +58,11 @@ test('Perplexity in Firefox: capture, streamed badges, highlights and the eviden
   for (const badge of overlay.badges) assert.match(badge.label, BADGE_LABEL);
   const verdicts = compareVerdicts(await verdictsByText(page), expect);
   console.log(`# firefox perplexity: model verdicts agree with the intended ones on ${verdicts.agreed} of ${verdicts.judged} sentences`);
+  const { disagreements } = agreementOf({ perplexity: verdicts });
+  assert.ok(
+    verdicts.agreed / verdicts.judged >= AGREEMENT_FLOOR,
+    `${verdicts.agreed} of ${verdicts.judged} sentences agree; the others:\n${disagreements.join('\n')}`,
+  );
   const judged = overlay.badges.filter((b) => b.judgment === 'complete_support').length;
   assert.equal(overlay.highlights['citelens-complete_support'] || 0, judged, 'CSS Custom Highlights in Firefox');
   assert.ok(Object.keys(overlay.highlights).length >= 3, JSON.stringify(overlay.highlights));

@@ -34,6 +34,49 @@ export async function waitForResults(page, since, timeout = 120_000) {
   }
 }
 
+/** How many layout passes the overlay has finished: its host's `data-layout`. */
+export function layoutPasses(page) {
+  return page.evaluate(() => Number(document.querySelector('citelens-overlay')?.dataset.layout || 0));
+}
+
+/**
+ * Waits until the overlay finishes a layout pass after the `passes`-th: read `passes` before a
+ * scroll, resize or re-render, and the badges then stand where that left the page, not where a
+ * pass begun before it had put them. Resolves with the new count.
+ */
+export function afterLayout(page, passes, timeout = 15_000) {
+  return page.evaluate(
+    ([after, ms]) =>
+      new Promise((resolve, reject) => {
+        const host = document.querySelector('citelens-overlay');
+        const count = () => Number(host.dataset.layout || 0);
+        if (count() > after) return resolve(count());
+        const observer = new MutationObserver(() => {
+          if (count() <= after) return;
+          observer.disconnect();
+          clearTimeout(timer);
+          resolve(count());
+        });
+        const timer = setTimeout(() => {
+          observer.disconnect();
+          reject(new Error(`no layout pass after the ${after}th in ${ms} ms`));
+        }, ms);
+        observer.observe(host, { attributes: true, attributeFilter: ['data-layout'] });
+      }),
+    [passes, timeout],
+  );
+}
+
+/**
+ * Has the overlay lay out the page as it is now, as on a resize, and waits for that pass: after
+ * the stream, the last badges' pass may still be due when the summary shows.
+ */
+export async function layoutNow(page) {
+  const passes = await layoutPasses(page);
+  await page.evaluate(() => window.dispatchEvent(new Event('resize')));
+  return afterLayout(page, passes);
+}
+
 /** Badges, the bar's text and the sizes of the highlights. */
 export function readOverlay(page) {
   return page.evaluate(() => {
@@ -101,4 +144,19 @@ export function compareVerdicts(verdicts, expect) {
     else result.disagreements.push({ sentence: found.text, model: found.kind, intended: allowed });
   }
   return result;
+}
+
+/**
+ * Totals of compareVerdicts over several pages, with each disagreement on a line of its own.
+ * @param {Record<string, {agreed: number, judged: number, disagreements: {sentence: string, model: string, intended: string[]}[]}>} byPage
+ */
+export function agreementOf(byPage) {
+  const all = Object.entries(byPage);
+  return {
+    agreed: all.reduce((n, [, a]) => n + a.agreed, 0),
+    judged: all.reduce((n, [, a]) => n + a.judged, 0),
+    disagreements: all.flatMap(([page, a]) =>
+      a.disagreements.map((d) => `${page}: "${d.sentence}": the model says ${d.model}, the fixture means ${d.intended.join(' or ')}`),
+    ),
+  };
 }
