@@ -49,15 +49,30 @@ def snli_pairs(path: Path, limit: int | None, rng: random.Random) -> list[tuple[
     return [(r["premise"], r["hypothesis"], LABELS.index(r["label"])) for r in rows[:limit]]
 
 
+# A two-way row (HANS's "non-entailment", FEVER's and RTE's "not_entailment") says only that the
+# hypothesis does not follow: it may be neutral or contradicted. Reading it as neutral would teach
+# the model that refuted claims are merely unrelated, so it trains on the marginal instead.
+NOT_ENTAILED = len(LABELS)
+TWO_WAY = {"non-entailment": NOT_ENTAILED, "not_entailment": NOT_ENTAILED}
+
+
+def nli_loss(logits: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
+    """Cross-entropy on the three labels; for NOT_ENTAILED rows, -log(p(neutral) + p(contradiction))."""
+    log_probs = torch.log_softmax(logits, dim=-1)
+    three_way = log_probs.gather(1, labels.clamp(max=NOT_ENTAILED - 1).unsqueeze(1)).squeeze(1)
+    not_entailed = torch.logsumexp(log_probs[:, 1:], dim=-1)
+    return -torch.where(labels == NOT_ENTAILED, not_entailed, three_way).mean()
+
+
 def mixed_pairs(specs: list[str], rng: random.Random) -> list[tuple[str, str, int]]:
     pairs = []
+    label = {name: i for i, name in enumerate(LABELS)} | TWO_WAY
     for spec in specs:
         path, *rest = spec.split(":")
         repeat, limit = int(rest[0]) if rest else 1, int(rest[1]) if len(rest) > 1 else None
-        rows = [r for r in read_rows(Path(path)) if r["label"] in (*LABELS, "non-entailment")]
+        rows = [r for r in read_rows(Path(path)) if r["label"] in label]
         rng.shuffle(rows)
         rows = rows[:limit]
-        label = {"non-entailment": LABELS.index("neutral")} | {name: i for i, name in enumerate(LABELS)}
         pairs += [(r["premise"], r["hypothesis"], label[r["label"]]) for r in rows] * repeat
         print(f"[mix] {path}: {len(rows)} rows x{repeat}")
     return pairs
@@ -133,7 +148,7 @@ def train_stage(
             return_tensors="pt",
         )
         labels = torch.tensor([p[2] for p in batch])
-        loss = model(**enc, labels=labels).loss
+        loss = nli_loss(model(**enc).logits, labels)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         optimizer.step()
@@ -217,8 +232,9 @@ def main() -> None:
         action="append",
         default=[],
         metavar="FILE[:REPEAT[:LIMIT]]",
-        help="more NLI rows for stage 1 (JSON lines premise / hypothesis / label; HANS's "
-        "non-entailment reads as neutral), e.g. the French pairs of scripts/french_pairs.py",
+        help="more NLI rows for stage 1 (JSON lines premise / hypothesis / label; two-way labels, "
+        "non-entailment or not_entailment, train p(neutral) + p(contradiction)), e.g. the French "
+        "pairs of scripts/french_pairs.py",
     )
     parser.add_argument(
         "--stage2-mix",

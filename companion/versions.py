@@ -1,0 +1,120 @@
+"""Which code made a verdict: the release number, and fingerprints of the code behind it.
+
+`companion.__version__` is the release, bumped by `scripts/release.py` with every change of what
+the companion outputs (docs/releasing.md). A bump is easy to forget (the version stayed 0.1.0
+through dozens of judge changes), so each release also records `companion.JUDGE_CODE`, the
+fingerprint of the code that turns a request into verdicts, and a test compares the record with
+the code as it is: a change of judging without a release fails the suite. The audit card carries
+both, computed from the installed code, so a card made by a modified install says so.
+
+The page cache keys its entries by the fingerprint of the extraction code alone: a release that
+changes only judging keeps the pages already read.
+
+A fingerprint covers code, not wording: comments and docstrings are blanked out first, so that a
+clarified comment needs no release. It hashes source text, not `ast.dump`, whose output differs
+between Python versions.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import hashlib
+import io
+import tokenize
+from importlib import resources
+
+__all__ = ["EXTRACTION_MODULES", "JUDGE_MODULES", "OPERATIONS_MODULES", "code_fingerprint"]
+
+# Reading a page into sentences: what a cached page was made by.
+EXTRACTION_MODULES = ("extract", "extract_pdf", "language", "segment", "walls")
+
+# Everything between the request body and the verdicts, scores, quotes and figures returned.
+JUDGE_MODULES = (
+    *EXTRACTION_MODULES,
+    "alce",
+    "capture",
+    "claims",
+    "combiner",
+    "config",
+    "evidence",
+    "export",
+    "infer",
+    "judge",
+    "judges",
+    "meaning",
+    "model",
+    "pipeline",
+    "reading",
+    "records",
+    "retrieve",
+    "urls",
+    "utf16",
+    "weburl",
+)
+
+# How a verdict travels and what runs it, not what it is. Every module of the package is in one
+# of the two lists (a test checks), so that a new judging module cannot slip past the fingerprint.
+OPERATIONS_MODULES = (
+    "__init__",
+    "addresses",
+    "cache",
+    "cli",
+    "cpu",
+    "errors",
+    "fetch",
+    "pairing",
+    "results",
+    "runtime",
+    "server",
+    "service",
+    "typedefs",
+    "versions",
+)
+
+
+@functools.cache  # the installed code does not change under a running process
+def code_fingerprint(modules: tuple[str, ...]) -> str:
+    """16 hex digits of SHA-256 over the named companion modules, comments and docstrings blanked."""
+    digest = hashlib.sha256()
+    package = resources.files("companion")
+    for name in sorted(modules):
+        source = (package / f"{name}.py").read_text(encoding="utf-8")
+        digest.update(f"{name}\0{_code_only(source)}\0".encode())
+    return digest.hexdigest()[:16]
+
+
+def _code_only(source: str) -> str:
+    lines = source.splitlines()
+    blank: list[tuple[int, int, int, int]] = []  # (first line, column, last line, end column), 1-based lines
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.COMMENT:
+            blank.append((*token.start, *token.end))
+    for node in ast.walk(ast.parse(source)):
+        body = getattr(node, "body", None)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and body:
+            first = body[0]
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
+                end_line = first.end_lineno or first.lineno
+                blank.append(
+                    (
+                        first.lineno,
+                        _column(lines[first.lineno - 1], first.col_offset),
+                        end_line,
+                        _column(lines[end_line - 1], first.end_col_offset or 0),
+                    )
+                )
+    # Right to left, so that earlier ranges keep their columns.
+    for start_line, start_col, end_line, end_col in sorted(blank, reverse=True):
+        head, tail = lines[start_line - 1][:start_col], lines[end_line - 1][end_col:]
+        lines[start_line - 1 : end_line] = [head + tail]
+    return "\n".join(line.rstrip() for line in lines if line.strip())
+
+
+def _column(line: str, utf8_offset: int) -> int:
+    """ast counts columns in UTF-8 bytes, tokenize and str in characters."""
+    return len(line.encode("utf-8")[:utf8_offset].decode("utf-8"))
