@@ -5,7 +5,9 @@ the model learns on exactly the premises and hypotheses it will see at run time:
 - AttributionBench train part: the joined top evidence sentences as premise; attributable →
   entailment, not attributable → neutral (its top windows too: none of them supports the claim).
 - WiCE train part: windows holding every oracle sentence of a supported claim → entailment;
-  windows of partially / not supported claims, and windows missing the oracle sentences → neutral.
+  windows of partially / not supported claims, and windows missing the oracle sentences → neutral;
+  for a claim that needs 2-4 oracle sentences, all of them among other sentences of the page →
+  entailment, the same with one left out → neutral.
 - Synthetic hard pairs from those evidence texts (the failure patterns of the pilot model):
   number/date swaps, negations of the claim and of the page → contradiction; an extra unsupported
   conjunct or a swapped name → neutral; clause-dropped copies → entailment; other sentences of the
@@ -85,11 +87,31 @@ def citation_pairs(splits: Path, rng: random.Random) -> list[Pair]:
             elif len(oracle) <= 4:
                 ordered = sorted(oracle)
                 pairs.append((" ".join(document.sentences[i].text for i in ordered), claim, ENTAIL))
+            pairs.extend(_without_one_needed(document, oracle, claim, rng))
         elif row["label"] != "supported":
             pairs.append((joined, claim, NEUTRAL))
             pairs.extend((text, claim, NEUTRAL) for _, _, text in windows[:2])
     rng.shuffle(pairs)
     return pairs
+
+
+def _without_one_needed(document: Document, oracle: set[int], claim: str, rng: random.Random) -> list[Pair]:
+    """Document-level pairs in the spirit of MiniCheck's synthetic data: a claim that needs several
+    evidence sentences is supported by all of them among other sentences of the page, and no longer
+    fully supported when one of them is left out (the rest still on topic, so shared words alone
+    cannot tell the two apart). WiCE's oracle sentences are the page's own marking of what is needed;
+    where two marked sentences say the same thing, the left-out copy was not needed: that noise is
+    the approximation this makes."""
+    if not 2 <= len(oracle) <= 4:
+        return []
+    others = [i for i in range(len(document.sentences)) if i not in oracle]
+    context = set(rng.sample(others, min(2, len(others))))
+
+    def text(ids: set[int]) -> str:
+        return " ".join(document.sentences[i].text for i in sorted(ids))
+
+    left_out = rng.choice(sorted(oracle))
+    return [(text(oracle | context), claim, ENTAIL), (text((oracle - {left_out}) | context), claim, NEUTRAL)]
 
 
 # --- synthetic hard pairs ----------------------------------------------------------------------

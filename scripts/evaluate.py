@@ -133,6 +133,19 @@ def metrics(fmt: str, rows: list[dict], preds: list[dict]) -> dict:
             ),
             4,
         )
+        # What a reader sees: the judge's badge, not the model's label. A contradicted hypothesis
+        # with a green badge is the worst error the product can make.
+        out["judge_balanced_accuracy_2way"] = round(
+            balanced_accuracy(
+                [r["label"] == "entailment" for r in rows],
+                [p["judgment"] == "complete_support" for p in preds],
+            ),
+            4,
+        )
+        contradicted = [p for r, p in zip(rows, preds) if r["label"] == "contradiction"]
+        out["contradicted_judged_complete"] = (
+            f"{sum(p['judgment'] == 'complete_support' for p in contradicted)}/{len(contradicted)}"
+        )
         return out
     gold3 = [ex.gold for ex in examples(fmt, rows)]
     gold = [g == "complete_support" for g in gold3]

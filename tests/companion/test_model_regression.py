@@ -1,6 +1,8 @@
 """Model regression, end to end: a realistic answer, pages fetched from a local site, the real
 model, the real API. It pins the shipped model's verdicts and rates on this answer, so a new model
 or a judge change that moves them fails here on purpose: update the pins with the model card.
+Each pinned verdict stands at least 0.05 from the threshold that decides it (issue 24): a pin on
+a score a hair from its bar would break with any change and hide how close it was.
 
 The answer holds every case of the verifiability study: complete support, a sentence half
 supported, one contradicted by its source, a dead link next to a good source, a source reachable
@@ -19,7 +21,10 @@ ANSWER = (
     "Honeybees tell each other where to find food with the waggle dance.[1] "
     "The angle of the waggle run shows the direction of the food relative to the sun.[1] "
     "A summer colony holds one queen, a few hundred drones and tens of thousands of workers.[2] "
-    "Worker bees live about six weeks in summer.[2][4] "
+    # Not "…six weeks in summer": its "six" and "week" put the tomato page's windows on the claim's
+    # topic, and the model read one as a contradiction at 0.925, 0.005 under the 0.93 bar. Here the
+    # page is off topic: complete support stands 0.62 clear, the tomato page's no support 0.10.
+    "Worker bees live about six weeks in the summer months.[2][4] "
     "Honeybees make honey from flower nectar, and they can see ultraviolet light.[5] "
     "Beekeeping in hives began in ancient Egypt about 2,000 years ago.[3] "
     "Karl von Frisch received the Nobel Prize in 1973 for decoding the dance.[1][6] "

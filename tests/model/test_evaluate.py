@@ -112,6 +112,12 @@ def test_snli_lines_carry_a_label(tmp_path):
     # Entailment against the rest, the figure issue 14's French bar is stated in.
     metrics = json.loads(done.stdout.splitlines()[-1])
     assert metrics["accuracy"] == 1.0 and metrics["balanced_accuracy_2way"] == 1.0
+    # The badge a reader sees, counted against the gold label (issue 27's figures).
+    judgments = [json.loads(line)["judgment"] for line in out.read_text().splitlines()]
+    contradicted_complete = int(judgments[1] == "complete_support")
+    assert metrics["contradicted_judged_complete"] == f"{contradicted_complete}/1"
+    expected = ((judgments[0] == "complete_support") + (not contradicted_complete)) / 2
+    assert metrics["judge_balanced_accuracy_2way"] == expected
 
 
 MEANING_FAMILIES = {"myth", "negation", "quantifier", "direction", "attribution", "scope"}
