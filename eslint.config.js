@@ -18,7 +18,7 @@ export default [
     languageOptions: { sourceType: 'script', globals: extensionGlobals },
   },
   {
-    files: ['tests/extension/**/*.js', 'eslint.config.js'],
+    files: ['tests/extension/**/*.js', 'eslint.config.js', 'scripts/*.mjs'],
     // Tests also evaluate code inside pages and the service worker, where chrome.* exists.
     languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: { ...globals.node, ...globals.browser, ...globals.webextensions } },
   },

@@ -4,6 +4,10 @@ The pipeline's stages, in data-flow order, are modules of their own: capture →
 extract → retrieve → infer → judge → export; `pipeline` runs them, `server` and `cli` expose them.
 """
 
-__all__ = ["__version__"]
+__all__ = ["JUDGE_CODE", "__version__"]
 
-__version__ = "0.1.0"
+# Both written by scripts/release.py (docs/releasing.md): the release, bumped with every change of
+# what the companion outputs, and the fingerprint of the judging code it was made from
+# (companion.versions; tests/companion/test_versions.py holds the two together).
+__version__ = "0.2.0"
+JUDGE_CODE = "2eaac1b3c9ac863e"

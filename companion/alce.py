@@ -6,7 +6,12 @@
   support it without it. Precision counts a citation as precise when the statement is supported
   (recall 1) and the citation is not irrelevant.
 Statements without citations, and inaccessible sources, are left out of both figures: the
-verifiability study reports them separately. Pure: the judge passes in how to check support.
+verifiability study reports them separately, and the summary says what the figures were computed
+over, so that "100 %" over one sentence of three reads as what it is.
+A statement cited by the link that closes its paragraph or list item (an AI Overview's chip,
+`block_cited`) counts as cited by it: the engine put that link there for the whole block, and
+ALCE asks whether a statement's citations support it. The summary says how many they are.
+Pure: the judge passes in how to check support.
 """
 
 from __future__ import annotations
@@ -38,9 +43,10 @@ def summarize(judged: Sequence[StatementJudgment], elapsed_ms: int) -> Summary:
     statements were found supported elsewhere (kept apart from ALCE's figures)."""
     counts: dict[str, int] = {j: 0 for j in JUDGMENTS}
     recalls: list[int] = []
-    precise = cited = misplaced = uncited_supported = 0
+    precise = cited = misplaced = uncited_supported = block_cited = recall_block_cited = 0
     for result in judged:
         counts[result.judgment] += 1
+        block_cited += result.statement.block_cited
         if result.found_elsewhere:
             if result.judgment == "no_citation":
                 uncited_supported += 1
@@ -49,6 +55,7 @@ def summarize(judged: Sequence[StatementJudgment], elapsed_ms: int) -> Summary:
         if result.judgment in ("no_citation", "inaccessible"):
             continue
         recalls.append(result.recall)
+        recall_block_cited += result.statement.block_cited
         for cj in result.per_citation:
             if cj.judgment == "inaccessible":
                 continue
@@ -61,4 +68,8 @@ def summarize(judged: Sequence[StatementJudgment], elapsed_ms: int) -> Summary:
         elapsed_ms=elapsed_ms,
         misplaced_citations=misplaced,
         uncited_but_supported=uncited_supported,
+        block_cited=block_cited,
+        alce_statements=len(recalls),
+        alce_citations=cited,
+        alce_block_cited=recall_block_cited,
     )

@@ -15,18 +15,18 @@ import threading
 import time
 from pathlib import Path
 
-from . import __version__
 from .records import Document, Sentence
+from .versions import EXTRACTION_MODULES, code_fingerprint
 
 __all__ = ["PageCache"]
 
 log = logging.getLogger(__name__)
 
-# Entries carry the version of the code that extracted and split them: sentence spans made by
-# another extractor or segmenter would outlive the change without a word. A release of the
-# companion counts as a change; bump _FORMAT for a change between releases.
+# Entries carry the fingerprint of the code that extracted and split them: sentence spans made by
+# another extractor or segmenter would outlive the change without a word. _FORMAT is the layout
+# of the stored JSON.
 _FORMAT = 5  # 3: sentences carry their PDF page; 4: the page's language; 5: source line breaks are spaces
-_VERSION = f"{__version__}/{_FORMAT}"
+_VERSION = f"{code_fingerprint(EXTRACTION_MODULES)}/{_FORMAT}"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS pages (

@@ -3,7 +3,9 @@
 Every rule of the contract is checked here, once, with the JSON path of the field at fault, so
 the server and the CLI give the same clear error. Cited URLs are normalised by urls.py, with the
 rules the extension uses (docs/engines.md: URL hygiene), so a page cited twice under two spellings is
-fetched once. Unknown fields are ignored: newer extensions may send more.
+fetched once. Answer positions arrive in UTF-16 code units, as the extension counts them, and
+leave here as str indices (utf16.py; api.md, "Positions in the answer"). Unknown fields are
+ignored: newer extensions may send more.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from .config import Limits
 from .errors import RequestInvalid
 from .records import Citation, InlineSource, PageInfo, VerifyRequest
 from .urls import normalize_url, text_fragment_hint
+from .utf16 import OffsetInvalid, Utf16Offsets
 
 __all__ = ["normalize_url", "parse_request", "text_fragment_hint"]
 
@@ -55,7 +58,8 @@ def parse_request(body: Any, limits: Limits) -> VerifyRequest:
             for k in ("url", "engine", "title", "query", "captured_at")
         }
     )
-    citations = _citations(body.get("citations", []), text, limits)
+    units = Utf16Offsets(text)
+    citations = _citations(body.get("citations", []), units, limits)
     sources = _sources(body.get("sources", {}), limits)
     options = _object(body, "options")
     stream = options.get("stream", False)
@@ -86,7 +90,7 @@ def _string(body: Mapping[str, Any], key: str, path: str, *, max_len: int, defau
     return _clean(value)
 
 
-def _citations(raw: Any, text: str, limits: Limits) -> tuple[Citation, ...]:
+def _citations(raw: Any, units: Utf16Offsets, limits: Limits) -> tuple[Citation, ...]:
     if not isinstance(raw, list):
         raise RequestInvalid("citations must be a list", field="citations")
     if len(raw) > limits.max_citations:
@@ -110,11 +114,12 @@ def _citations(raw: Any, text: str, limits: Limits) -> tuple[Citation, ...]:
         # api.md: the explicit hint; extensions before it sent the hint as the URL's text fragment.
         # A hint is a sentence of a URL's fragment, so it is never longer than a URL.
         hint = _string(item, "hint", f"{path}.hint", max_len=limits.max_url_chars) or text_fragment_hint(url)
-        offset = item.get("offset")
-        if not isinstance(offset, int) or isinstance(offset, bool) or not 0 <= offset <= len(text):
-            raise RequestInvalid(
-                f"{path}.offset must be a whole number between 0 and {len(text)} (the answer's length)",
-                field=f"{path}.offset",
+        offset = _position(item.get("offset"), f"{path}.offset", units)
+        # Optional: where the block this marker closes begins (api.md), never after the marker.
+        block_start = item.get("block_start")
+        if block_start is not None:
+            block_start = _position(
+                block_start, f"{path}.block_start", units, upper=item["offset"], upper_is="its offset"
             )
         citations.append(
             Citation(
@@ -123,6 +128,7 @@ def _citations(raw: Any, text: str, limits: Limits) -> tuple[Citation, ...]:
                 url=normalized,
                 offset=offset,
                 hint=hint,
+                block_start=block_start,
             )
         )
     if len({c.url for c in citations}) > limits.max_distinct_urls:
@@ -137,6 +143,26 @@ def _citations(raw: Any, text: str, limits: Limits) -> tuple[Citation, ...]:
         duplicate = next(i for i in ids if ids.count(i) > 1)
         raise RequestInvalid(f"citation id {duplicate!r} is used twice", field="citations")
     return tuple(citations)
+
+
+def _position(
+    value: Any,
+    path: str,
+    units: Utf16Offsets,
+    *,
+    upper: int | None = None,
+    upper_is: str = "the answer's length in UTF-16 code units, as JavaScript counts it",
+) -> int:
+    """A position in answer.text as the API counts it (UTF-16 code units, api.md "Offsets"),
+    returned as a str index. Every position a citation carries (`offset`, `block_start`) is read
+    here, so they are counted in one and the same unit; `upper` is a bound in that unit."""
+    bound = units.units if upper is None else upper
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= bound:
+        raise RequestInvalid(f"{path} must be a whole number between 0 and {bound} ({upper_is})", field=path)
+    try:
+        return units.to_index(value)
+    except OffsetInvalid as exc:  # between the two halves of an emoji
+        raise RequestInvalid(f"{path} {exc}", field=path) from None
 
 
 def _sources(raw: Any, limits: Limits) -> dict[str, InlineSource]:

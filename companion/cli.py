@@ -1,16 +1,18 @@
-"""The `citelens` command: serve, token, pair, verify, doctor.
+"""The `citelens` command: serve, token, pair, verify, doctor, service.
 
 citelens serve [--port 8765] [--allow-private HOST:PORT] [--model DIR]
 citelens token [--rotate]
 citelens pair [CODE] [--port 8765]
 citelens verify request.json | - | --example  [--json] [--audit out.json]
 citelens doctor
+citelens service install [--port 8765] [--allow-origin ORIGIN] | uninstall   (start at login)
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import http.client
 import json
 import logging
@@ -18,22 +20,27 @@ import socket
 import stat
 import sys
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from aiohttp import web
 
-from . import __version__
+from . import __version__, service
 from .capture import parse_request
 from .config import DEFAULT_PORT, Settings, config_dir
 from .cpu import compute_facts
-from .errors import CiteLensError, ModelUnavailable, RequestInvalid
-from .export import audit_export, collect
+from .errors import CiteLensError, RequestInvalid
+from .export import audit_export, collect, companion_provenance, figures_basis
+from .extract import document_from_text
+from .infer import model_pool
 from .judges import model_dirs
 from .model import load_config
 from .pairing import PairingRefused, load_or_create_token, read_token, spaced
-from .runtime import Runtime
+from .records import Citation, SourceResult
+from .runtime import Runtime, build_judge
+from .segment import statements
 from .server import PAIRINGS, make_app
 
 __all__ = ["main"]
@@ -219,8 +226,17 @@ def _read_request(source: str | None, example: bool) -> Any:
 async def _verify(settings: Settings, body: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     request = parse_request(body, settings.limits)
     async with Runtime(settings) as runtime:
-        result = await collect(runtime.verifier.run(request), runtime.model)
-        return result, audit_export(request.page, result, runtime.model, runtime.judges.configs)
+        result_id = runtime.results.new_id()
+        result = await collect(runtime.verifier.run(request), runtime.model, result_id, units=request.units)
+        held = runtime.results.put(result_id, request.page, result)
+        card = audit_export(
+            request.page,
+            result,
+            runtime.model,
+            runtime.judges.configs,
+            provenance=companion_provenance(held.id, held.judged_at),
+        )
+        return result, card
 
 
 def report(result: dict[str, Any]) -> str:
@@ -242,6 +258,8 @@ def report(result: dict[str, Any]) -> str:
         lines.append("")
         lines.append(f"[{s['index'] + 1}] {_MARKS[s['judgment']]} ({s['score']:.2f}){flag}")
         lines.append(f"    {s['text']}")
+        if s.get("cited_by") == "block":
+            lines.append("    cited by the paragraph's link (no marker of its own)")
         for pc in s["per_citation"]:
             note = " (irrelevant citation)" if pc["irrelevant"] else ""
             lines.append(
@@ -277,6 +295,9 @@ def report(result: dict[str, Any]) -> str:
         f"ALCE citation recall {_pct(recall)} · precision {_pct(precision)} · "
         f"{summary.get('elapsed_ms', 0) / 1000:.1f} s"
     )
+    basis = figures_basis(summary)
+    if basis:
+        lines.append(f"  {basis}")
     return "\n".join(lines)
 
 
@@ -287,6 +308,23 @@ def _pct(value: float | None) -> str:
 # --- doctor ------------------------------------------------------------------------------------
 
 
+def _check_model(model_dir: Path, settings: Settings, pool: ThreadPoolExecutor) -> str:
+    """Loads a model as the companion does, its calibrated combiner too, and judges a probe with it:
+    a model that fails here would otherwise fail first in the middle of a reader's check."""
+    config = load_config(model_dir)
+    judge = build_judge(config, settings.retrieval, pool)
+    language = "fr" if "fr" in config.languages else "en"
+    page, claim = _PROBES[language]
+    url = "https://probe.invalid/"
+    source = SourceResult(url, document_from_text(url, "probe", page, declared_language=language))
+    [statement] = statements(claim, [Citation("c1", "1", url, len(claim))])
+    verdict = judge.judge(dataclasses.replace(statement, language=language), {url: source})
+    return (
+        f"model {config.name} {config.version} for {', '.join(config.languages)} loads from {model_dir} "
+        f"and judges a probe ({verdict.judgment.replace('_', ' ')}, score {verdict.score:.2f})"
+    )
+
+
 def doctor(settings: Settings) -> int:
     problems = 0
 
@@ -295,24 +333,17 @@ def doctor(settings: Settings) -> int:
         print(f"{'ok  ' if ok else 'FAIL'} {what}" + ("" if ok or not fix else f"\n     fix: {fix}"))
         problems += not ok
 
+    pool = model_pool(settings.onnx_threads)
     for model_dir in model_dirs(settings.model_dir):
         try:
-            config = load_config(model_dir)
-            from .infer import OnnxNLI
-
-            probe = _PROBES["fr" if "fr" in config.languages else "en"]
-            score = OnnxNLI(model_dir).score([probe])[0]
-            check(
-                True,
-                f"model {config.name} for {', '.join(config.languages)} loads from {model_dir} "
-                f"(probe entailment {score.entailment:.2f})",
-            )
-        except ModelUnavailable as exc:
+            check(True, _check_model(model_dir, settings, pool))
+        except Exception as exc:  # whatever breaks a model here would break it mid-stream
             check(
                 False,
-                f"model: {exc}",
+                f"model in {model_dir}: {exc}",
                 "reinstall CiteLens (`pip install .`) or pass --model DIR of models/<name>/",
             )
+    pool.shutdown()
     facts = compute_facts()
     # AVX2 and later were shown to compute alike (scripts/cpu_agreement.py); SSE-only and ARM
     # CPUs run other float kernels, never compared.
@@ -403,6 +434,14 @@ def _parser() -> argparse.ArgumentParser:
     verify.add_argument("--audit", type=Path, metavar="OUT.json", help="also write the audit export here")
     doc = sub.add_parser("doctor", parents=[common], help="say what is wrong and how to fix it")
     doc.add_argument("--port", type=int, default=DEFAULT_PORT)
+    svc = sub.add_parser("service", help="start the companion at login (systemd user unit, LaunchAgent)")
+    svc_action = svc.add_subparsers(dest="action", required=True)
+    svc_install = svc_action.add_parser("install", help="install and start `citelens serve` at login")
+    svc_install.add_argument("--port", type=int, default=DEFAULT_PORT)
+    svc_install.add_argument(
+        "--allow-origin", action="append", default=[], metavar="ORIGIN", help="passed on to `citelens serve`"
+    )
+    svc_action.add_parser("uninstall", help="stop and remove the login service")
     return parser
 
 
@@ -418,10 +457,23 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "pair":
         return pair(args.port, args.code)
+    if args.command == "service":
+        try:
+            if args.action == "install":
+                service.install(args.port, args.allow_origin)
+            else:
+                service.uninstall()
+        except CiteLensError as exc:
+            print(f"citelens: {exc}", file=sys.stderr)
+            return 1
+        return 0
     settings = _settings(args)
     try:
         if args.command == "serve":
-            asyncio.run(_serve(settings))
+            try:
+                asyncio.run(_serve(settings))
+            except web.GracefulExit:  # SIGTERM: how a service manager stops it, a normal end
+                pass
             return 0
         if args.command == "doctor":
             return doctor(settings)

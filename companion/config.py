@@ -80,6 +80,10 @@ class Limits:
     pairing_window_s: float = 600.0
     # Wrong codes typed before the request is cancelled and must be started again.
     pairing_code_attempts: int = 3
+    # Results held for their audit cards (results.py): a reader exports within minutes of a check.
+    # A 200-statement result is about 1 MB of JSON, so this bounds the memory to tens of MB.
+    results_kept: int = 32
+    result_ttl_s: float = 3600.0
 
 
 @dataclass(frozen=True, slots=True)

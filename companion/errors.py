@@ -5,7 +5,8 @@ CiteLensError
 ├── SourceUnavailable  a cited page cannot be had; becomes `inaccessible` with this reason
 │   ├── Blocked        the address guard refused it (private, loopback, bad scheme…)
 │   └── NotReadable    fetched, but holds no text we can judge (binary, empty, unparseable)
-└── ModelUnavailable   the NLI model folder is missing or broken
+├── ModelUnavailable   the NLI model folder is missing or broken
+└── ServiceError       `citelens service` cannot install or remove the login service here
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ __all__ = [
     "ModelUnavailable",
     "NotReadable",
     "RequestInvalid",
+    "ServiceError",
     "SourceUnavailable",
 ]
 
@@ -57,3 +59,7 @@ class NotReadable(SourceUnavailable):
 
 class ModelUnavailable(CiteLensError):
     pass
+
+
+class ServiceError(CiteLensError):
+    """Said as it is to the reader: what could not be done, and what to do instead."""

@@ -24,8 +24,18 @@ from .records import (
     StatementJudgment,
     Summary,
 )
+from .utf16 import Utf16Offsets
+from .versions import JUDGE_MODULES, code_fingerprint
 
-__all__ = ["audit_export", "collect", "event_line"]
+__all__ = [
+    "ResultBuilder",
+    "audit_export",
+    "client_provenance",
+    "collect",
+    "companion_provenance",
+    "event_line",
+    "figures_basis",
+]
 
 Json = dict[str, Any]
 
@@ -90,14 +100,16 @@ def _found(found: FoundElsewhere) -> Json:
     }
 
 
-def _statement_line(result: StatementJudgment) -> Json:
+def _statement_line(result: StatementJudgment, units: Utf16Offsets) -> Json:
     s = result.statement
     return {
         "type": "statement",
         "index": s.index,
         "text": s.text,
-        "span": list(s.span),
+        "span": units.span_to_units(s.span),  # api.md "Offsets": the unit the request used
         "citations": [c.id for c in s.citations],
+        # How it is cited: by a marker of its own, or by the link closing its paragraph (api.md).
+        "cited_by": ("block" if s.block_cited else "marker") if s.citations else None,
         "judgment": result.judgment,
         "contradicted": result.contradicted,
         "score": result.score,
@@ -119,51 +131,122 @@ def _summary_line(summary: Summary, model: ModelConfig) -> Json:
         "counts": summary.counts,
         "misplaced_citations": summary.misplaced_citations,
         "uncited_but_supported": summary.uncited_but_supported,
+        "block_cited": summary.block_cited,
+        "computed_over": {
+            "statements": summary.alce_statements,
+            "citations": summary.alce_citations,
+            "block_cited": summary.alce_block_cited,
+        },
         "elapsed_ms": summary.elapsed_ms,
         "model": {"name": model.name, "version": model.version},
     }
 
 
-def event_line(event: Started | SourceResult | StatementJudgment | Summary, model: ModelConfig) -> Json:
-    """One NDJSON line of the /v1/verify stream."""
+def event_line(
+    event: Started | SourceResult | StatementJudgment | Summary,
+    model: ModelConfig,
+    result_id: str = "",
+    *,
+    units: Utf16Offsets,
+) -> Json:
+    """One NDJSON line of the /v1/verify stream; the summary names `result_id` when given.
+    `units` is the request's (VerifyRequest.units): answer positions go out in the API's unit."""
     if isinstance(event, Started):
         return _start_line(event)
     if isinstance(event, SourceResult):
         return _source_line(event)
     if isinstance(event, StatementJudgment):
-        return _statement_line(event)
-    return _summary_line(event, model)
+        return _statement_line(event, units)
+    line = _summary_line(event, model)
+    if result_id:
+        line["result_id"] = result_id
+    return line
+
+
+class ResultBuilder:
+    """The plain-JSON /v1/verify result, {"statements": […], "sources": […], "summary": {…}},
+    built from the lines as they go out, so that a streamed result can be held for its audit card."""
+
+    def __init__(self) -> None:
+        self._result: Json = {"statements": [], "sources": [], "summary": {}}
+        self._order: dict[str, int] = {}
+
+    def add(self, event: Started | SourceResult | StatementJudgment | Summary, line: Json) -> None:
+        if isinstance(event, Started):
+            self._order = {url: i for i, url in enumerate(event.urls)}
+        kind, body = line["type"], {k: v for k, v in line.items() if k != "type"}
+        if kind == "statement":
+            self._result["statements"].append(body)
+        elif kind == "source":
+            self._result["sources"].append(body)
+        elif kind == "summary":
+            self._result["summary"] = body
+
+    def result(self) -> Json:
+        """Sources in the order of their first citation, as api.md promises without `stream`."""
+        order = self._order
+        self._result["sources"].sort(key=lambda source: order.get(source["url"], len(order)))
+        return self._result
 
 
 async def collect(
-    events: AsyncIterator[Started | SourceResult | StatementJudgment | Summary], model: ModelConfig
+    events: AsyncIterator[Started | SourceResult | StatementJudgment | Summary],
+    model: ModelConfig,
+    result_id: str = "",
+    *,
+    units: Utf16Offsets,
 ) -> Json:
-    """The plain-JSON /v1/verify result: {"statements": […], "sources": […], "summary": {…}}."""
-    result: Json = {"statements": [], "sources": [], "summary": {}}
-    order: dict[str, int] = {}
+    """The plain-JSON /v1/verify result."""
+    builder = ResultBuilder()
     async for event in events:
-        if isinstance(event, Started):
-            order = {url: i for i, url in enumerate(event.urls)}
-        line = event_line(event, model)
-        kind = line.pop("type")
-        if kind == "statement":
-            result["statements"].append(line)
-        elif kind == "source":
-            result["sources"].append(line)
-        elif kind == "summary":
-            result["summary"] = line
-    result["sources"].sort(key=lambda source: order.get(source["url"], len(order)))
-    return result
+        builder.add(event, event_line(event, model, result_id, units=units))
+    return builder.result()
+
+
+def companion_provenance(result_id: str, judged_at: str) -> Json:
+    """A card of a result this companion produced and held (results.py)."""
+    return {"verdicts": "companion", "result_id": result_id, "judged_at": judged_at}
+
+
+def client_provenance(reason: str) -> Json:
+    """A card of a result the client sent: formatted here, vouched for by nobody."""
+    return {
+        "verdicts": "client",
+        "note": "built from a result the client sent back; this companion did not make or check its "
+        f"verdicts ({reason}), so the card names no judge or model for them",
+    }
 
 
 def audit_export(
-    page: PageInfo, result: Json, model: ModelConfig, models: Sequence[ModelConfig] = ()
+    page: PageInfo, result: Json, model: ModelConfig, models: Sequence[ModelConfig] = (), *, provenance: Json
 ) -> Json:
     """The audit export of a verify result (the plain-JSON form: statements, sources, summary).
 
     `model` is the default model; `models` all those a statement may have gone to (judges.py):
-    the card lists, with its thresholds, each model that judged a statement here."""
+    the card lists, with its thresholds, each model that judged a statement here. `provenance`
+    (companion_provenance, client_provenance) says who made the verdicts; only the companion's
+    own are stamped with its judge and models."""
     statements = result.get("statements", [])
+    tool: Json = {
+        "name": "CiteLens",
+        "version": __version__,
+        # With the model's hashes, what makes the numbers repeatable: the same on every
+        # x86-64 kernel family since issue 24, named so that a difference can be traced.
+        "runtime": compute_facts(),
+    }
+    if provenance.get("verdicts") == "companion":
+        tool |= {
+            # The release and the fingerprint of the installed judging code (versions.py): a card
+            # from a modified install does not pass for the release.
+            "judge": {"version": __version__, "code": code_fingerprint(JUDGE_MODULES)},
+            "model": model.describe(),
+            "thresholds": _thresholds(model),
+            "models": [
+                {**m.describe(), "thresholds": _thresholds(m)}
+                for m in models or [model]
+                if m.name in {s.get("model") for s in statements}
+            ],
+        }
     # Who read each page (api.md `via`): a card says when the reader's own browser did.
     via = {s.get("url"): s.get("via", "companion") for s in result.get("sources", []) if isinstance(s, dict)}
     cards = [
@@ -178,21 +261,9 @@ def audit_export(
             "query": page.query,
             "captured_at": page.captured_at,
         },
-        "tool": {
-            "name": "CiteLens",
-            "version": __version__,
-            # With the model's hashes, what makes the numbers repeatable: the same on every
-            # x86-64 kernel family since issue 24, named so that a difference can be traced.
-            "runtime": compute_facts(),
-            "model": model.describe(),
-            "thresholds": _thresholds(model),
-            "models": [
-                {**m.describe(), "thresholds": _thresholds(m)}
-                for m in models or [model]
-                if m.name in {s.get("model") for s in statements}
-            ],
-        },
-        "summary": {k: v for k, v in result.get("summary", {}).items() if k != "type"},
+        "provenance": provenance,
+        "tool": tool,
+        "summary": _audit_summary(result.get("summary", {})),
         "sources": result.get("sources", []),
         "cards": cards,
         # Cards are one per statement × cited source; sentences citing nothing are listed here.
@@ -200,6 +271,34 @@ def audit_export(
         # Support found in sources the statement does not cite: never mixed into `cards`.
         "elsewhere": elsewhere,
     }
+
+
+def _audit_summary(summary: Json) -> Json:
+    """The summary line, and in words what its ALCE figures were computed over."""
+    out = {k: v for k, v in summary.items() if k != "type"}
+    basis = figures_basis(summary)
+    if basis:
+        out["computed_over_text"] = basis
+    return out
+
+
+def figures_basis(summary: Json) -> str:
+    """What ALCE's figures were computed over, in words (issue 25): "recall over the 1 statement
+    of 3 whose sources could be read; precision over its 1 citation of a readable source".
+    '' for a summary without `computed_over` (a result from a companion before it)."""
+    over = summary.get("computed_over")
+    if not isinstance(over, dict):
+        return ""
+    total = sum(v for v in (summary.get("counts") or {}).values() if isinstance(v, int))
+    n, cited, block = (int(over.get(k) or 0) for k in ("statements", "citations", "block_cited"))
+    if not n:
+        return "no recall or precision: no statement cites a source that could be read"
+    of = f" of {total}" if total > n else ""
+    statements = f"the {n} statement{'s' * (n != 1)}{of} whose sources could be read"
+    if block:
+        statements += f" ({block} cited by {'its' if block == 1 else 'their'} paragraph's link)"
+    citations = f"{cited} citations of readable sources" if cited != 1 else "1 citation of a readable source"
+    return f"recall over {statements}; precision over {'its' if n == 1 else 'their'} {citations}"
 
 
 def _thresholds(model: ModelConfig) -> Json:
@@ -240,6 +339,7 @@ def _card(statement: Json, pc: Json, via: dict[Any, Any]) -> Json:
         "score": pc["score"],
         "reason": pc.get("reason"),
         "via": via.get(pc["url"], "companion"),
+        "cited_by": statement.get("cited_by"),
         "model": statement.get("model", ""),
         "selectors": [
             {"type": "TextQuoteSelector", "exact": e["text"], "prefix": e["prefix"], "suffix": e["suffix"]}

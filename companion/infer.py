@@ -22,7 +22,15 @@ from .errors import ModelUnavailable
 from .model import default_model_dir, load_config
 from .records import Entailment
 
-__all__ = ["OnnxNLI"]
+__all__ = ["OnnxNLI", "model_pool"]
+
+
+def model_pool(threads: int = 0) -> ThreadPoolExecutor:
+    """The threads that run model calls, one core each: `threads`, or one per usable core.
+
+    The runtime makes one and hands it to every model, so that two models at work (an English and a
+    French statement at once) never use more cores than the machine has."""
+    return ThreadPoolExecutor(threads or _usable_cores(), thread_name_prefix="citelens-onnx")
 
 
 class OnnxNLI:
@@ -31,8 +39,9 @@ class OnnxNLI:
     `threads` model calls run side by side, each on one core. The calls are small (one pair each
     for int8), and small calls scale badly over cores: on 2 cores the benchmark answer took 1.37 s
     this way against 1.54 s with one call at a time on both cores, and batched fp32 calls ran as
-    fast either way (docs/benchmarks.md). The pool also caps the model's cores for the whole
-    process, however many verifications run at once.
+    fast either way (docs/benchmarks.md). The pool (`model_pool`, shared by every model of the
+    runtime) also caps the models' cores for the whole process, however many verifications run at
+    once; a model loaded on its own, without `pool`, makes its own of `threads`.
     """
 
     def __init__(
@@ -43,6 +52,7 @@ class OnnxNLI:
         cache_pairs: int | None = None,
         max_batch: int | None = None,
         tuning: Model | None = None,
+        pool: ThreadPoolExecutor | None = None,
     ):
         model_dir = model_dir or default_model_dir()
         self.config = load_config(model_dir)
@@ -73,7 +83,7 @@ class OnnxNLI:
         # One pair per call makes every score a property of the pair alone. fp32 models batch safely.
         self.max_batch = max_batch or (1 if self.config.quantization == "int8" else tuning.max_batch)
         self._lock = threading.Lock()
-        self._pool = ThreadPoolExecutor(threads or _usable_cores(), thread_name_prefix="citelens-onnx")
+        self._pool = pool or model_pool(threads)
         self.pairs_scored = 0  # model calls actually made, for the benchmark
 
     def score(self, pairs: Sequence[tuple[str, str]]) -> list[Entailment]:

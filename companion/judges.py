@@ -52,7 +52,7 @@ class Judges:
 
     @property
     def default(self) -> Judge:
-        return self._judge(self.configs[0])
+        return self.judge_for(self.configs[0])
 
     def loaded(self) -> list[str]:
         return [c.name for c in self.configs if c.name in self._judges]
@@ -70,16 +70,17 @@ class Judges:
 
     def judge(self, statement: Statement, sources: Mapping[str, SourceResult]) -> StatementJudgment:
         config = self.choose(statement, sources)
-        return dataclasses.replace(self._judge(config).judge(statement, sources), model=config.name)
+        return dataclasses.replace(self.judge_for(config).judge(statement, sources), model=config.name)
 
     def elsewhere(
         self, result: StatementJudgment, sources: Mapping[str, SourceResult], cited_by: Mapping[str, Citation]
     ) -> StatementJudgment:
         # The model that judged the statement looks for it elsewhere too: one scale per statement.
         config = next((c for c in self.configs if c.name == result.model), self.configs[0])
-        return self._judge(config).elsewhere(result, sources, cited_by)
+        return self.judge_for(config).elsewhere(result, sources, cited_by)
 
-    def _judge(self, config: ModelConfig) -> Judge:
+    def judge_for(self, config: ModelConfig) -> Judge:
+        """The model's Judge, loaded on first use."""
         with self._lock:
             judge = self._judges.get(config.name)
             if judge is None:

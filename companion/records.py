@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from .utf16 import Utf16Offsets
+
 __all__ = [
     "JUDGMENTS",
     "AtomicClaim",
@@ -65,6 +67,9 @@ class Citation:
     offset: int
     # The `#:~:text=` an engine put on its link: the sentence it says it used (docs/engines.md).
     hint: str = ""
+    # Where the paragraph or list item this marker closes begins, for an engine whose chip cites
+    # its whole block (Google's AI Overview and AI Mode, issue 25); same unit as `offset`.
+    block_start: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +91,12 @@ class VerifyRequest:
     citations: tuple[Citation, ...]
     sources: Mapping[str, InlineSource] = field(default_factory=dict)
     stream: bool = False
+    # answer_text's positions in the API's unit (UTF-16 code units, docs/api.md "Offsets"), for
+    # export.py to write spans in the unit the citation offsets came in.
+    units: Utf16Offsets = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "units", Utf16Offsets(self.answer_text))
 
 
 # --- segment: the answer's statements ----------------------------------------------------------
@@ -101,6 +112,8 @@ class Statement:
     previous: str = ""
     question: str = ""
     language: str = "en"  # the answer's language (companion.language), which picks the model
+    # Cited by the link that closes its paragraph or list item, having no marker of its own.
+    block_cited: bool = False
 
 
 # --- fetch and extract: the cited sources ------------------------------------------------------
@@ -208,6 +221,14 @@ class Summary:
     # statements citing nothing that a source of the answer supports.
     misplaced_citations: int = 0
     uncited_but_supported: int = 0
+    # Statements cited by the link closing their paragraph or list item, not a marker of their own.
+    block_cited: int = 0
+    # What ALCE's figures were computed over (issue 25): recall over `alce_statements` (those
+    # citing a page that could be read), `alce_block_cited` of them block-cited; precision over
+    # their `alce_citations` citations of readable pages.
+    alce_statements: int = 0
+    alce_citations: int = 0
+    alce_block_cited: int = 0
 
 
 # --- judge -------------------------------------------------------------------------------------

@@ -12,23 +12,34 @@ from types import TracebackType
 
 from .addresses import AddressPolicy
 from .cache import PageCache
-from .config import Settings
+from .config import Retrieval, Settings
 from .fetch import PageFetcher
-from .infer import OnnxNLI
+from .infer import OnnxNLI, model_pool
 from .judge import Judge
 from .judges import Judges, model_dirs
 from .model import ModelConfig
 from .pipeline import SourceLoader, Verifier
+from .results import Results
 
-__all__ = ["Runtime"]
+__all__ = ["Runtime", "build_judge"]
 
 log = logging.getLogger(__name__)
+
+
+def build_judge(config: ModelConfig, retrieval: Retrieval, pool: ThreadPoolExecutor) -> Judge:
+    """A model's Judge, its calibrated combiner built: what `citelens doctor` checks for each model."""
+    nli = OnnxNLI(config.path, pool=pool)
+    return Judge(nli, nli.config, retrieval)
 
 
 class Runtime:
     def __init__(self, settings: Settings, *, fetch: bool = True):
         self.settings = settings
-        self.judges = Judges.from_dirs(model_dirs(settings.model_dir), self._judge_for)
+        self._model_pool = model_pool(settings.onnx_threads)
+        self.judges = Judges.from_dirs(
+            model_dirs(settings.model_dir),
+            lambda config: build_judge(config, settings.retrieval, self._model_pool),
+        )
         self.judge = self.judges.default  # loaded now: a broken default model stops the start in words
         self.nli, self.model = self.judge.nli, self.judge.model
         self.cache = (
@@ -37,6 +48,7 @@ class Runtime:
             else None
         )
         self.fetcher = PageFetcher(settings.limits, AddressPolicy(settings.allow_private)) if fetch else None
+        self.results = Results(keep=settings.limits.results_kept, ttl_s=settings.limits.result_ttl_s)
         # One thread runs the model (it uses every core itself); extraction gets its own so a
         # page being parsed never waits behind a statement being judged.
         self._judge_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="citelens-judge")
@@ -51,10 +63,6 @@ class Runtime:
                 "TEST MODE: the fetcher may reach these private addresses: %s", sorted(settings.allow_private)
             )
 
-    def _judge_for(self, config: ModelConfig) -> Judge:
-        nli = OnnxNLI(config.path, threads=self.settings.onnx_threads)
-        return Judge(nli, nli.config, self.settings.retrieval)
-
     async def __aenter__(self) -> Runtime:
         if self.fetcher is not None:
             await self.fetcher.__aenter__()
@@ -67,5 +75,6 @@ class Runtime:
             await self.fetcher.__aexit__(exc_type, exc, tb)
         self._judge_pool.shutdown(wait=False, cancel_futures=True)
         self._extract_pool.shutdown(wait=False, cancel_futures=True)
+        self._model_pool.shutdown(wait=False, cancel_futures=True)
         if self.cache is not None:
             self.cache.close()

@@ -17,6 +17,7 @@ from .records import Citation, Sentence, Statement
 __all__ = [
     "MARKER_RUN",
     "attach_citations",
+    "cite_blocks",
     "content_end",
     "sentences_of",
     "split_sentences",
@@ -152,6 +153,33 @@ def attach_citations(
     return attached
 
 
+def cite_blocks(
+    spans: Sequence[tuple[int, int]], attached: Sequence[Sequence[Citation]]
+) -> tuple[list[list[Citation]], list[bool]]:
+    """Each sentence's citations once a chip that cites its whole block (`block_start`, api.md)
+    is given to the block's sentences before it; and which sentences it was given to.
+
+    Only a block that holds no other marker: an engine that marks sentences one by one inside
+    the block says what each link is for, so its last link cites its own sentence only.
+    """
+    cited = [list(own) for own in attached]
+    widened = [False] * len(spans)
+    for last, own in enumerate(attached):
+        for citation in own:
+            if citation.block_start is None:
+                continue
+            first = last
+            while first > 0 and spans[first - 1][0] >= citation.block_start:
+                first -= 1
+            before = range(first, last)
+            if any(attached[i] for i in before):
+                continue
+            for i in before:
+                cited[i].append(citation)
+                widened[i] = True
+    return cited, widened
+
+
 # Headings and list labels (issue 15). The answer arrives as plain text with each heading on a line
 # of its own; "Height and materials" or "Key points:" claims nothing, so it gets no badge and no
 # count. Without a parser this is decided from the shape of the line alone (`_is_heading`).
@@ -221,13 +249,15 @@ def statements(text: str, citations: Sequence[Citation], question: str = "") -> 
     """
     language = detect_language(text)
     spans = split_sentences(text, language)
-    cited = attach_citations(text, spans, citations)
+    attached = attach_citations(text, spans, citations)
+    cited, widened = cite_blocks(spans, attached)
     result: list[Statement] = []
     previous = ""
-    for (start, end), own in zip(spans, cited, strict=True):
+    for (start, end), own, given, by_block in zip(spans, attached, cited, widened, strict=True):
         clean = strip_markers(text[start:end])
         if not clean:
             continue
+        # A heading stays one when a block's link is given to it: it claims nothing either way.
         if not own and len(spans) > 1 and _own_line(text, start, end) and _is_heading(clean):
             # Still the context of the sentence under it, as the reader reads it.
             previous = clean
@@ -237,10 +267,11 @@ def statements(text: str, citations: Sequence[Citation], question: str = "") -> 
                 index=len(result),
                 text=clean,
                 span=(start, content_end(text, start, end)),
-                citations=tuple(own),
+                citations=tuple(given),
                 previous=previous,
                 question=question,
                 language=language,
+                block_cited=by_block,
             )
         )
         previous = clean

@@ -14,6 +14,7 @@ never a browser). One middleware turns every error into
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from collections.abc import Awaitable, Callable
@@ -24,8 +25,8 @@ from aiohttp import web
 from . import __version__
 from .capture import parse_request
 from .config import ALLOWED_CHROME_EXTENSION_IDS, Settings
-from .errors import RequestInvalid
-from .export import audit_export, collect, event_line
+from .errors import CiteLensError, RequestInvalid
+from .export import ResultBuilder, audit_export, client_provenance, collect, companion_provenance, event_line
 from .pairing import PairingRefused, Pairings, token_matches
 from .records import PageInfo
 from .runtime import Runtime
@@ -236,6 +237,14 @@ async def pair_pending(request: web.Request) -> web.Response:
     return web.json_response({"pending": request.app[PAIRINGS].waiting()}, headers=_NO_STORE)
 
 
+_STOPPED = "the companion was stopped before it finished this answer"
+
+
+def _stream_error(code: str, message: str) -> bytes:
+    """The last line of a stream that cannot end with its summary (api.md: `error`)."""
+    return (json.dumps({"type": "error", "error": {"code": code, "message": message}}) + "\n").encode()
+
+
 def _busy() -> web.Response:
     return error_response(
         429, "busy", "the companion is checking other answers; try again in a moment", **{"Retry-After": "2"}
@@ -248,31 +257,47 @@ async def verify(request: web.Request) -> web.StreamResponse:
     verify_request = parse_request(body, runtime.settings.limits)
     if gate.full():
         return _busy()
+    results = runtime.results
+    result_id = results.new_id()
     async with gate:
         if not verify_request.stream:
-            return web.json_response(await collect(runtime.verifier.run(verify_request), runtime.model))
+            events = runtime.verifier.run(verify_request)
+            result = await collect(events, runtime.model, result_id, units=verify_request.units)
+            results.put(result_id, verify_request.page, result)
+            return web.json_response(result)
         response = web.StreamResponse(
             headers={"Content-Type": "application/x-ndjson", "Cache-Control": "no-store"}
         )
         await response.prepare(request)
         events = runtime.verifier.run(verify_request)
+        built = ResultBuilder()
         try:
             async for event in events:
-                await response.write(
-                    (json.dumps(event_line(event, runtime.model), ensure_ascii=False) + "\n").encode()
-                )
+                line = event_line(event, runtime.model, result_id, units=verify_request.units)
+                built.add(event, line)
+                if line["type"] == "summary":
+                    # Held before the summary goes out: the reader may export the card at once.
+                    results.put(result_id, verify_request.page, built.result())
+                await response.write((json.dumps(line, ensure_ascii=False) + "\n").encode())
         except ConnectionResetError:
             log.info("client went away; stopped checking")
             return response
-        except Exception:
+        except asyncio.CancelledError:
+            # `citelens serve` is stopping (SIGTERM, Ctrl-C): the reader learns why the answer was
+            # cut, not only that it was (api.md: the `error` line).
+            log.warning("stopped while checking an answer")
+            with contextlib.suppress(ConnectionError, RuntimeError):  # the reader may be gone too
+                await response.write(_stream_error("stopped", _STOPPED))
+                await response.write_eof()
+            raise
+        except Exception as exc:
             # The 200 and its headers are gone: a JSON error response now would be written into the
             # chunked body. Say it in the stream, then end it properly.
             log.exception("verification failed after the stream started")
-            error = {
-                "type": "error",
-                "error": {"code": "internal", "message": "the companion failed on this answer; see its log"},
-            }
-            await response.write((json.dumps(error) + "\n").encode())
+            # A CiteLensError is worded for people (a model that cannot be loaded); a bug's own
+            # words are for the log.
+            why = str(exc) if isinstance(exc, CiteLensError) else "its log says why"
+            await response.write(_stream_error("internal", f"the companion failed on this answer: {why}"))
         finally:
             await events.aclose()
         await response.write_eof()
@@ -282,34 +307,78 @@ async def verify(request: web.Request) -> web.StreamResponse:
 async def audit(request: web.Request) -> web.Response:
     runtime, gate = request.app[RUNTIME], request.app[GATE]
     body = await _json_body(request)
-    if isinstance(body, dict) and "result" in body:
-        result = body["result"]
-        statements = result.get("statements") if isinstance(result, dict) else None
-        if not isinstance(statements, list) or not all(
-            isinstance(s, dict)
-            and isinstance(s.get("per_citation", []), list)
-            and all(isinstance(pc, dict) for pc in s.get("per_citation", []))
-            for s in statements
-        ):
-            raise RequestInvalid(
-                "result must be a /v1/verify result with a statements list", field="result.statements"
+    if isinstance(body, dict) and "result_id" in body:
+        result_id = body["result_id"]
+        if not isinstance(result_id, str) or len(result_id) > 100:
+            raise RequestInvalid("result_id must be the string a /v1/verify summary gave", field="result_id")
+        held = runtime.results.get(result_id)
+        if held is not None:
+            return web.json_response(
+                audit_export(
+                    held.page,
+                    held.result,
+                    runtime.model,
+                    runtime.judges.configs,
+                    provenance=companion_provenance(held.id, held.judged_at),
+                )
             )
-        page_raw = body["page"] if isinstance(body.get("page"), dict) else {}
-        page = PageInfo(
-            **{k: str(page_raw.get(k, "")) for k in ("url", "engine", "title", "query", "captured_at")}
-        )
-        try:
-            return web.json_response(audit_export(page, result, runtime.model, runtime.judges.configs))
-        except (KeyError, TypeError, AttributeError) as exc:
-            raise RequestInvalid(
-                f"result is not a /v1/verify result (bad or missing {exc})", field="result.statements"
-            ) from None
+        if "result" not in body:
+            minutes = round(runtime.settings.limits.result_ttl_s / 60)
+            return error_response(
+                404,
+                "result_expired",
+                f"this companion no longer holds that result (results are kept {minutes} minutes, "
+                "or until it restarts): check the answer again, then export",
+                "result_id",
+            )
+    if isinstance(body, dict) and "result" in body:
+        reason = "its result id had expired" if "result_id" in body else "no result id was given"
+        return _client_audit(body, runtime, reason)
     verify_request = parse_request(body, runtime.settings.limits)
     if gate.full():
         return _busy()
+    result_id = runtime.results.new_id()
     async with gate:
-        result = await collect(runtime.verifier.run(verify_request), runtime.model)
-    return web.json_response(audit_export(verify_request.page, result, runtime.model, runtime.judges.configs))
+        events = runtime.verifier.run(verify_request)
+        result = await collect(events, runtime.model, result_id, units=verify_request.units)
+    held = runtime.results.put(result_id, verify_request.page, result)
+    return web.json_response(
+        audit_export(
+            verify_request.page,
+            result,
+            runtime.model,
+            runtime.judges.configs,
+            provenance=companion_provenance(held.id, held.judged_at),
+        )
+    )
+
+
+def _client_audit(body: dict[str, Any], runtime: Runtime, reason: str) -> web.Response:
+    """A card of the result the client sent; its provenance says the verdicts are the client's."""
+    result = body["result"]
+    statements = result.get("statements") if isinstance(result, dict) else None
+    if not isinstance(statements, list) or not all(
+        isinstance(s, dict)
+        and isinstance(s.get("per_citation", []), list)
+        and all(isinstance(pc, dict) for pc in s.get("per_citation", []))
+        for s in statements
+    ):
+        raise RequestInvalid(
+            "result must be a /v1/verify result with a statements list", field="result.statements"
+        )
+    page_raw = body["page"] if isinstance(body.get("page"), dict) else {}
+    page = PageInfo(
+        **{k: str(page_raw.get(k, "")) for k in ("url", "engine", "title", "query", "captured_at")}
+    )
+    try:
+        card = audit_export(
+            page, result, runtime.model, runtime.judges.configs, provenance=client_provenance(reason)
+        )
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise RequestInvalid(
+            f"result is not a /v1/verify result (bad or missing {exc})", field="result.statements"
+        ) from None
+    return web.json_response(card)
 
 
 def make_app(

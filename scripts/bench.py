@@ -298,7 +298,7 @@ async def in_process(
         nli.score_uncached = recording  # type: ignore[method-assign]  # benchmark-only instrumentation
         request = parse_request(work.body(pages.base, stream=False), settings.limits)
         started = time.perf_counter()
-        await collect(runtime.verifier.run(request), runtime.model)
+        await collect(runtime.verifier.run(request), runtime.model, units=request.units)
         pipeline_s = time.perf_counter() - started
         pairs = nli.pairs_scored
         urls = list(dict.fromkeys(c.url for c in request.citations))

@@ -12,11 +12,14 @@ mypy
 npm run --silent lint
 
 echo "== python tests (real model, real servers on 127.0.0.1)"
-python -m pytest -q -p no:cacheprovider
+python -m pytest -q -p no:cacheprovider --ignore=tests/packaging
 
 echo "== extension unit tests"
 npm run --silent test:unit
 echo "== extension end-to-end tests (Chromium, Firefox ESR)"
 PATH="$PWD/.venv/bin:$PATH" npm run --silent test:e2e
+
+echo "== packages (the wheel, installed with pipx and run from a temporary folder; the store zips, web-ext lint)"
+python -m pytest -q -p no:cacheprovider tests/packaging
 
 echo "== all passed in $(( $(date +%s) - start )) s"

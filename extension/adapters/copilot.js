@@ -2,7 +2,8 @@
  * Microsoft Copilot and Bing's Copilot search answers. Runs in: content scripts.
  *
  * Links go through bing.com/ck/a?…&u=a1<base64url>; url-hygiene decodes them. Outbound links
- * are tagged utm_source=copilot.com, which is dropped.
+ * are tagged utm_source=copilot.com, which is dropped. An answer about Windows or Office cites
+ * Microsoft's documentation: a source like any other; only Copilot's and Bing's pages are not.
  */
 'use strict';
 (function (CL) {
@@ -14,7 +15,9 @@
       target: /^https:\/\/(copilot\.microsoft\.com|www\.bing\.com\/(search|chat)|copilot\.cloud\.microsoft)/,
       lastUpdated: '2026-01-20',
     },
-    ownHosts: ['bing.com', 'microsoft.com', 'copilot.com', 'microsoftonline.com'],
+    // The app's own hosts only: an answer cites learn.microsoft.com, support.microsoft.com and
+    // the rest of microsoft.com like any site (issue 25). cloud.microsoft: the Microsoft 365 apps.
+    ownHosts: ['bing.com', 'copilot.microsoft.com', 'copilot.com', 'cloud.microsoft', 'microsoftonline.com'],
     inlineLinks: true,
     selectors: {
       signature: ['[data-testid="ai-message"]'],

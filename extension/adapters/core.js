@@ -55,12 +55,14 @@
    * @property {(string|RegExp)[]} ownHosts  the engine's own sites: links there are not sources
    * @property {AdapterSelectors} selectors
    * @property {RegExp[]} [ownPages]  the engine's app pages (threads, searches), never sources. With
-   *   it, a citation element may point at the engine's own hosts (an answer about the engine cites
-   *   its help centre); without it, no citation may
+   *   it, a citation element or a link standing as a marker ("[2]") may point at the engine's own
+   *   hosts (an answer about the engine cites its help centre); without it, no citation may.
+   *   ownHosts are the app's hosts only, never its company's whole domain (issue 25)
    * @property {{path: RegExp, params: string[]}[]} [ownRedirectors]
    * @property {boolean} [inlineLinks]   external links in the prose are citations too (their words
    *   stay, unless the link is a marker or a chip)
    * @property {number} [minCitations]    a container with fewer is not the answer (default 0)
+   * @property {boolean} [citesBlock]  a chip alone in a paragraph or list item, at its end, cites all of it (`block_start`)
    * @property {(el: Element) => string[]} [citationUrls]  raw URLs a citation element carries, hidden "+N" ones included
    * @property {(el: Element) => number} [hiddenCount]     how many sources a chip says it hides
    * @property {(el: Element) => boolean} [isCitation]   instead of selectors.citations, for what selectors cannot say
@@ -183,13 +185,15 @@
         return { urls: dedupe(cleaned), resolved: cleaned.length, hidden, marker: markerLabel(el), keepText: false };
       }
       if (adapter.inlineLinks && el.localName === 'a' && el.getAttribute('href')) {
-        const target = clean(/** @type {string} */ (el.getAttribute('href')), false);
-        if (!target) return null;
         const label = squash(el.textContent || '');
         const chip =
           !label ||
           MARKER_TEXT.test(label) ||
           (label.length <= CHIP_MAX_CHARS && label.split(' ').length <= CHIP_MAX_WORDS && SENTENCE_END.test(before));
+        // A link standing as a marker ("[2]") cites like a citation element: to the engine's blog
+        // too (ownPages). Words linked in the prose to the engine's own site are its UI.
+        const target = clean(/** @type {string} */ (el.getAttribute('href')), chip);
+        if (!target) return null;
         return { urls: [target], resolved: 1, hidden: 0, marker: label, keepText: !chip };
       }
       return null;
@@ -199,8 +203,7 @@
     /** Citation elements in a container, not those nested in another (a chip's popover) nor skipped. */
     const citationCount = (/** @type {Element} */ container) => {
       if (counts.has(container)) return counts.get(container);
-      let count = 0;
-      let last = null;
+      let [count, last] = [0, /** @type {Element|null} */ (null)];
       for (const el of container.querySelectorAll('*')) {
         if (last && last.contains(el)) continue;
         // Labels and hidden counts are not needed to count (visibleText is slow without layout).
@@ -278,7 +281,7 @@
     });
     if (!map.text.trim()) throw new CaptureError('no_answer', MESSAGES.NO_ANSWER);
 
-    const [citations, seen] = [[], new Set()];
+    const [citations, seen, closing] = [[], new Set(), adapter.citesBlock ? map.closingMarkers() : new Map()];
     let [chips, unresolved] = [0, 0];
     for (const { offset, info } of map.markers) {
       chips += info.hidden;
@@ -287,7 +290,7 @@
       for (const { url, hint } of info.urls) {
         if (seen.has(offset + ' ' + url)) continue;
         seen.add(offset + ' ' + url);
-        citations.push(hint ? { offset, url, marker, hint } : { offset, url, marker });
+        citations.push({ offset, url, marker, ...(hint && { hint }), ...(closing.has(offset) && { block_start: closing.get(offset) }) });
       }
     }
     if (!citations.length) throw new CaptureError('no_citations', MESSAGES.NO_CITATIONS, container);

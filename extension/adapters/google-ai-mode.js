@@ -10,7 +10,9 @@
  */
 'use strict';
 (function (CL) {
-  const GOOGLE = /(^|\.)google\.[a-z]{2,3}(\.[a-z]{2})?$/;
+  // Google's app: search, maps, sign-in and consent. Its documentation (support., developers.,
+  // cloud.), sites.google.com, books, patents and YouTube are sources like any other (issue 25).
+  const GOOGLE = /^((www|accounts|consent|maps|translate|lens|images|news|scholar)\.)?google\.[a-z]{2,3}(\.[a-z]{2})?$/;
 
   CL.adapters.define({
     meta: {
@@ -22,6 +24,8 @@
     },
     ownHosts: [GOOGLE, 'gstatic.com', 'googleusercontent.com'],
     ownRedirectors: [{ path: /^\/url$/, params: ['q', 'url'] }],
+    // One chip ends a paragraph or list item for all of it (issue 25; seen on saved pages).
+    citesBlock: true,
     inlineLinks: true,
     selectors: {
       signature: ['[data-subtree="aimc"]', 'div[data-scope-id="turn"]', '[data-xid="aim-mars-turn-root"]'],

@@ -13,7 +13,9 @@
  */
 'use strict';
 (function (CL) {
-  const GOOGLE = /(^|\.)google\.[a-z]{2,3}(\.[a-z]{2})?$/;
+  // Google's app: search, maps, sign-in and consent. Its documentation (support., developers.,
+  // cloud.), sites.google.com, books, patents and YouTube are sources like any other (issue 25).
+  const GOOGLE = /^((www|accounts|consent|maps|translate|lens|images|news|scholar)\.)?google\.[a-z]{2,3}(\.[a-z]{2})?$/;
   const HTTP = /^https?:\/\//i;
   const ENTITIES = { '&quot;': '"', '&amp;': '&', '&lt;': '<', '&gt;': '>', '&#39;': "'", '&#x27;': "'" };
   // Sv6Kpe: AI Overview (2025); TgQPHd|: AI Mode (2026).
@@ -83,6 +85,8 @@
     },
     ownHosts: [GOOGLE, 'gstatic.com', 'googleusercontent.com'],
     ownRedirectors: [{ path: /^\/url$/, params: ['q', 'url'] }],
+    // One chip ends a paragraph or list item for all of it (issue 25; seen on saved pages).
+    citesBlock: true,
     selectors: {
       signature: ['#m-x-content', '[aria-controls="m-x-content"]', '[data-mcpr]', 'div.LT6XE'],
       containers: ['#m-x-content', '[data-mcpr]', 'div.LT6XE', 'div.LT6XE div.WaaZC'],

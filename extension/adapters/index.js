@@ -47,8 +47,10 @@
     // Markup drift: the container may still be found while its citation markup changed, so the
     // generic rules read that same container; otherwise only a selection is trusted.
     const fallback = { ...context, engine: engine.meta.engine, ownHosts: engine.ownHosts, within: failure.container || undefined };
+    // The engine's app pages stay out as its adapter keeps them out; its other pages count.
+    const reader = engine.ownPages ? { ...generic, ownPages: engine.ownPages } : generic;
     try {
-      return A.capture(generic, doc, fallback);
+      return A.capture(reader, doc, fallback);
     } catch (error) {
       if (error instanceof A.CaptureError && failure.code === 'no_citations') throw failure;
       throw error;

@@ -15,6 +15,9 @@
       lastUpdated: '2026-01-20',
     },
     ownHosts: ['phind.com'],
+    // A marker may point at Phind's blog or docs; its searches, threads and account pages are
+    // never sources (issue 25).
+    ownPages: [/^https:\/\/(www\.)?phind\.com\/(search|agent|c|chat|settings|account|plans|login|signup)?([/?#]|$)/],
     inlineLinks: true,
     selectors: {
       signature: ['.chat-answer', '[name^="answer-"]', '.sources-toggle-pill'],

@@ -182,6 +182,26 @@
       this.markers = markers;
     }
 
+    /**
+     * Where its block begins, for each marker offset that closes a block (a line of the text: the
+     * map puts a line break between blocks) and is the only marker in it; the citations of one
+     * chip share its offset. A marker with words of its block after it, or among other markers,
+     * is left out: the engine marked that block's sentences one by one.
+     * @returns {Map<number, number>} marker offset → the offset where its block begins
+     */
+    closingMarkers() {
+      const offsets = this.markers.map((m) => m.offset);
+      const starts = new Map();
+      for (const offset of new Set(offsets)) {
+        const start = this.text.lastIndexOf('\n', offset - 1) + 1;
+        const end = this.text.indexOf('\n', offset);
+        if (this.text.slice(offset, end < 0 ? this.text.length : end).trim()) continue;
+        if (offsets.some((o) => o > start && o < offset)) continue;
+        starts.set(offset, start);
+      }
+      return starts;
+    }
+
     /** Whether every text node the map points into is still in the document. */
     isLive() {
       return this.nodes.every((node) => node.isConnected);

@@ -89,7 +89,8 @@ async function post(settings, path, body, signal) {
 
 /**
  * POST /v1/verify with `stream: true`, calling `onLine` for each line as it arrives.
- * Resolves when the summary line has come; throws a CompanionError otherwise.
+ * Resolves when the summary line has come; throws a CompanionError otherwise (with the
+ * companion's own reason when its last line is `error`).
  * @param {{companion: string, token: string}} settings
  * @param {object} request  a VerifyRequest (shared/types.js)
  * @param {(line: any) => Promise<void> | void} onLine
@@ -112,6 +113,12 @@ export async function verifyStream(settings, request, onLine, signal) {
     const response = await post(settings, '/v1/verify', { ...request, options: { stream: true } }, controller.signal);
     if (!response.ok) throw await failure(response, settings.companion);
     const emit = async (/** @type {any} */ line) => {
+      if (line.type === 'error') {
+        // The companion's reason for ending early (api.md), instead of "the stream ended early".
+        const { code = '', message = '' } = line.error || {};
+        const kind = code === 'stopped' ? 'stopped' : 'failed';
+        throw new CompanionError(kind, words.streamError(String(code), String(message), received, expected), { received });
+      }
       if (line.type === 'start') expected = line.statements;
       if (line.type === 'statement') received++;
       if (line.type === 'summary') summary = true;

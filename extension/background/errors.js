@@ -9,16 +9,17 @@
  *     forbidden     403/421: the companion refused this extension's origin or the Host
  *     too_old       /v1/verify is 404/405, health has no or a lower version, or it is not CiteLens
  *     rejected      400/413/422/429: the companion's own message says why
- *     failed        5xx
+ *     failed        5xx, or the stream's `error` line (the companion failed after its 200)
+ *     stopped       the stream's `error` line says `citelens serve` was stopped while checking
  *     network       the request was cut before any answer line
- *     partial       the stream broke after some lines
+ *     partial       the stream broke after some lines, with no `error` line to say why
  */
 
 import '../shared/i18n.js';
 
 const { t, plural } = /** @type {any} */ (globalThis).CiteLens.i18n;
 
-export const MIN_COMPANION_VERSION = '0.1.0';
+export const MIN_COMPANION_VERSION = '0.2.0';
 
 export class CompanionError extends Error {
   /**
@@ -65,6 +66,15 @@ export const words = {
   failed: (status, detail) => t('error_failed', statusWhy(status, detail)),
   /** @param {string} base @param {string} why */
   network: (base, why) => t('error_network', base, why),
+  /**
+   * The stream's last line was `error` (api.md): why, in the companion's words unless it was only
+   * stopped, and what to do; "Partial results: …" first when some sentences came.
+   * @param {string} code @param {string} detail @param {number} received @param {number} expected
+   */
+  streamError: (code, detail, received, expected) => {
+    const why = code === 'stopped' ? t('error_stream_stopped') : t('error_stream_failed', detail || code);
+    return received ? plural(expected || 2, 'error_stream_partial_one', 'error_stream_partial_other', received, expected || '?', why) : why;
+  },
   /** @param {number} received @param {number} expected @param {string} why */
   partial: (received, expected, why) => plural(expected || 2, 'error_partial_one', 'error_partial_other', received, expected || '?', why),
 };

@@ -105,6 +105,7 @@
         precision: this.summary ? this.summary.citation_precision : undefined,
         misplaced: this.summary ? this.summary.misplaced_citations : 0,
         uncitedSupported: this.summary ? this.summary.uncited_but_supported : 0,
+        over: this.summary ? this.summary.computed_over : undefined,
         warning,
         note: this.hiddenNote,
         browserReadable: [...new Set(CL.browserRead.browserReadable(this.sources.values()).map((/** @type {string} */ u) => new URL(u).host))],
@@ -288,12 +289,17 @@
     }
   }
 
-  /** The verify result as streamed, so the companion need not check everything again. @param {Run} run */
+  /**
+   * The result id the companion handed out, so that the card is built from the result it holds and
+   * vouches for; the result as streamed goes too, for a companion that no longer holds it (the card
+   * then says its verdicts came from the extension). @param {Run} run
+   */
   function auditBody(run) {
     const statements = [...run.lines.values()].sort((a, b) => a.index - b.index).map(({ type: _type, ...rest }) => rest);
     const summary = run.summary ? (({ type: _type, ...rest }) => rest)(run.summary) : undefined;
     const sources = [...run.sources.values()].map(({ type: _type, ...rest }) => rest);
-    return { ...run.request, options: { stream: false }, result: { statements, sources, summary } };
+    const held = summary && typeof summary.result_id === 'string' ? { result_id: summary.result_id } : {};
+    return { ...run.request, options: { stream: false }, ...held, result: { statements, sources, summary } };
   }
 
   api.runtime.onMessage.addListener((message, _sender, sendResponse) => {

@@ -22,9 +22,11 @@
       },
       answer: { text: capture.text },
       // The engine's text-fragment sentence travels as `hint` (api.md); the URL stays the page's.
+      // `block_start`: the chip cites its whole paragraph or list item (adapters' citesBlock).
       citations: capture.citations.map((c, i) => {
         const citation = { id: `c${i + 1}`, marker: c.marker, url: c.url, offset: c.offset };
-        return c.hint ? { ...citation, hint: c.hint } : citation;
+        const hinted = c.hint ? { ...citation, hint: c.hint } : citation;
+        return typeof c.block_start === 'number' ? { ...hinted, block_start: c.block_start } : hinted;
       }),
       options: { stream: true },
     };
@@ -101,6 +103,8 @@
       judgment: line.judgment,
       kind,
       text: line.text,
+      // 'block': cited by the link closing its paragraph, not a marker of its own (api.md).
+      citedBy: line.cited_by || null,
       sources: list,
       unsupported: line.unsupported_assertions || [],
       supportingSources: (shownSources.length ? shownSources : list).map((s) => s.n),

@@ -26,6 +26,8 @@
    * @property {string} judgment   the companion's verdict (names the highlight)
    * @property {string} kind       a key of KINDS: the judgment, or 'contradicted'
    * @property {string} text       the sentence as the companion read it
+   * @property {string|null} [citedBy]  'block': cited by the link that closes its paragraph or list
+   *   item (the engine put one there for all of it), not by a marker of its own
    * @property {SourceView[]} sources
    * @property {string[]} unsupported  atomic claims no source supports (FActScore)
    * @property {number[]} supportingSources
@@ -142,6 +144,8 @@
       this.add(heading, 'span', 'icon', kind.icon).setAttribute('aria-hidden', 'true');
       this.add(heading, 'span', '', t('card_heading', kind.word, view.index + 1));
       this.add(this.el, 'p', 'statement', view.text).dir = 'auto';
+      // Else the reader takes the sentence's sources for the engine's choice for it alone.
+      if (view.citedBy === 'block') this.add(this.el, 'p', 'note cited-by', t('card_cited_by_block'));
 
       const elsewhere = view.elsewhere && view.elsewhere.found.length ? view.elsewhere : null;
       if (view.kind === 'contradicted') {

@@ -112,6 +112,19 @@
   }
 
   /**
+   * What ALCE's figures were computed over: "Recall over the 4 sentences whose sources could be
+   * read (3 cited by their paragraph's link), precision over 5 citations".
+   * @param {{statements: number, citations: number, block_cited: number}} over  the summary line's computed_over
+   */
+  function basisPhrase(over) {
+    const sentences = plural(over.statements, 'basis_sentences_one', 'basis_sentences_other', over.statements);
+    const citations = plural(over.citations, 'basis_citations_one', 'basis_citations_other', over.citations);
+    if (!over.block_cited) return t('summary_basis', sentences, citations);
+    const block = plural(over.block_cited, 'basis_block_cited_one', 'basis_block_cited_other', over.block_cited);
+    return t('summary_basis_block', sentences, block, citations);
+  }
+
+  /**
    * How a source is named in "found in …": the marker the reader saw in the answer, bracketed
    * as engines print it, else the page's host (a page no marker of this answer points at).
    * @param {string|null|undefined} marker @param {string} url
@@ -196,6 +209,7 @@
     sentenceVerdict,
     verdictPhrase,
     countsPhrase,
+    basisPhrase,
     sourcesPhrase,
     sourceLabel,
     hostOf,

@@ -61,6 +61,7 @@ ${Object.entries(PALETTE).map(([kind, c]) => `.k-${kind} { background: ${c.backg
 .card a { color: #1d4ed8; }
 .card .note { margin: 6px 0 0; color: #7f1d1d; }
 .card .note.elsewhere { color: #1e3a8a; font-weight: 600; }
+.card .note.cited-by { color: #334155; }
 .card .elsewhere-head { margin: 10px 0 0; font-weight: 600; }
 .card .refutes blockquote { border-left-color: #a21caf; background: #fdf4ff; }
 .card .found blockquote { border-left-color: #15803d; background: #f0fdf4; }
@@ -90,6 +91,7 @@ ${Object.entries(PALETTE).map(([kind, c]) => `.k-${kind} { background: ${c.backg
 .bar .message { flex-basis: 100%; }
 .bar button[data-action="close"] { position: absolute; top: 8px; right: 8px; border: 0; background: none; font-size: 16px; padding: 0 6px; }
 .bar .metrics { color: #cbd5e1; }
+.bar .basis { flex-basis: 100%; color: #cbd5e1; }
 .bar button { font: inherit; border-radius: 8px; border: 1px solid #94a3b8; background: #1e293b; color: #f8fafc;
   padding: 4px 10px; cursor: pointer; }
 .bar button:disabled { opacity: 0.5; cursor: default; }

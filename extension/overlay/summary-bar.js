@@ -45,18 +45,22 @@
     /**
      * @param {{counts: Record<string, number>, contradicted: number, recall?: number,
      *   precision?: number, misplaced?: number, uncitedSupported?: number, warning?: string,
-     *   note?: string, browserReadable?: string[], readByBrowser?: number}} summary
+     *   note?: string, browserReadable?: string[], readByBrowser?: number,
+     *   over?: {statements: number, citations: number, block_cited: number}}} summary
      *   misplaced, uncitedSupported: the summary line's misplaced_citations and
      *   uncited_but_supported; warning: the results are incomplete; note: something the reader
      *   should know about complete results; browserReadable: the hosts of sources that turned
      *   the companion away and the reader's browser may read (one button offers it);
-     *   readByBrowser: sources read through the reader's browser
+     *   readByBrowser: sources read through the reader's browser; over: the summary line's
+     *   computed_over, what recall and precision were computed over
      */
     done(summary) {
       const parts = [this.brand(), this.span('counts', CL.overlay.countsPhrase(summary.counts, summary.contradicted))];
       if (typeof summary.recall === 'number' && typeof summary.precision === 'number') {
         // ALCE (Gao et al. 2023): recall over sentences, precision over citations.
         parts.push(this.span('metrics', t('summary_metrics', percent(summary.recall), percent(summary.precision))));
+        // Inaccessible sources and uncited sentences are left out: "100%" of one sentence of three.
+        if (summary.over) parts.push(this.span('basis', CL.overlay.basisPhrase(summary.over)));
       }
       const elsewhere = CL.overlay.elsewhereCountsPhrase(summary.misplaced || 0, summary.uncitedSupported || 0);
       if (elsewhere) parts.push(this.span('elsewhere', elsewhere));

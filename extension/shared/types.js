@@ -11,10 +11,13 @@
 /**
  * One citation marker as an adapter found it.
  * @typedef {object} CapturedCitation
- * @property {number} offset  character index in Capture.text where the marker stood
+ * @property {number} offset  where the marker stood in Capture.text, a JavaScript string index:
+ *   UTF-16 code units, the unit of every answer position in docs/api.md
  * @property {string} url     normalized: redirectors unwrapped, tracking parameters and `#:~:text=` dropped
  * @property {string} marker  what the reader saw ("1", "reddit +2"); the companion only echoes it
  * @property {string} [hint]  the sentence of the engine's own `#:~:text=` link, a free evidence hint
+ * @property {number} [block_start]  where the paragraph or list item this chip closes begins, for
+ *   an engine whose chips cite their whole block (adapter `citesBlock`); same unit as offset
  */
 
 /**
@@ -34,14 +37,15 @@
  * @typedef {object} VerifyRequest
  * @property {{url: string, engine: string, title: string, query: string, captured_at: string}} page
  * @property {{text: string}} answer
- * @property {{id: string, marker: string, url: string, offset: number, hint?: string}[]} citations
+ * @property {{id: string, marker: string, url: string, offset: number, hint?: string, block_start?: number}[]} citations
  * @property {{stream: boolean}} options
  */
 
 /**
  * @typedef {object} Evidence
  * @property {string} text
- * @property {number} start
+ * @property {number} start  [start, end) in the page text the companion extracted, in code points
+ *   (docs/api.md): not a string index here, and unused; quotes are found by text, prefix, suffix
  * @property {number} end
  * @property {string} prefix
  * @property {string} suffix
@@ -79,8 +83,9 @@
  * @property {'statement'} type
  * @property {number} index
  * @property {string} text
- * @property {[number, number]} span   [start, end) in VerifyRequest.answer.text
+ * @property {[number, number]} span   [start, end) in VerifyRequest.answer.text, in UTF-16 code units (string indices)
  * @property {string[]} citations
+ * @property {'marker'|'block'|null} [cited_by]  by a marker of its own, or by the link closing its paragraph; null when it cites nothing
  * @property {Judgment} judgment
  * @property {boolean} contradicted  a cited source says the opposite; judgment is then no_support or partial_support
  * @property {number} score
@@ -99,6 +104,10 @@
  * @property {Record<Judgment, number>} counts
  * @property {number} [misplaced_citations]    statements with citations whose support was found in another page
  * @property {number} [uncited_but_supported]  statements citing nothing that a page of the answer supports
+ * @property {number} [block_cited]  statements cited by the link closing their paragraph, not a marker of their own
+ * @property {{statements: number, citations: number, block_cited: number}} [computed_over]  what the
+ *   ALCE figures were computed over: recall over `statements` (those citing a page that could be
+ *   read), `block_cited` of them; precision over their `citations` of readable pages
  * @property {number} [elapsed_ms]
  */
 

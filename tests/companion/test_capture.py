@@ -135,3 +135,18 @@ def test_without_the_hint_field_the_text_fragment_is_the_hint_as_older_extension
 def test_a_hint_must_be_a_string_no_longer_than_a_url(hint, status):
     error = error_of(body(citations=[{"url": "https://x.org/", "offset": 0, "hint": hint}]))
     assert (error.field, error.status) == ("citations[0].hint", status)
+
+
+def test_block_start_says_where_the_chips_block_begins():
+    text = "Paris is big. It is the capital of France."
+    cited = {"id": "c1", "url": "https://example.org/a", "offset": len(text), "block_start": 0}
+    req = parse_request({"answer": {"text": text}, "citations": [cited]}, LIMITS)
+    assert req.citations[0].block_start == 0
+    assert parse_request(body(), LIMITS).citations[0].block_start is None
+
+
+@pytest.mark.parametrize("block_start", [-1, 32, True, "0", 1.5])
+def test_block_start_must_lie_between_the_answer_start_and_its_marker(block_start):
+    cited = {"url": "https://example.org/a", "offset": 31, "block_start": block_start}
+    error = error_of(body(citations=[cited]))
+    assert error.field == "citations[0].block_start" and error.status == 422

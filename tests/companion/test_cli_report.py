@@ -44,3 +44,32 @@ def test_the_report_says_where_a_misplaced_statement_was_found(tmp_path, capsys,
     assert "found elsewhere: [2] complete_support" in report and TOMATOES in report
     assert "found in another source of the answer: 1 with a misplaced citation" in report
     assert "says otherwise: “It is not: the Eiffel Tower is not made of steel.”" in report
+
+
+def test_the_report_says_what_the_figures_were_computed_over(tmp_path, capsys, monkeypatch):
+    """Issue 25: a sentence cited by its paragraph's chip says so, and ALCE's figures say over
+    which sentences and citations they were computed (one page of two is refused: a private address)."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    paragraph = "Honeybees make honey from flower nectar. They store it in wax cells."
+    text = f"{paragraph}\nTomatoes need six hours of sun a day."
+    request = {
+        "page": {"url": "https://www.google.com/search?q=honey", "engine": "google-ai-overview"},
+        "answer": {"text": text},
+        "citations": [
+            {"id": "c1", "marker": "bees", "url": HONEY, "offset": len(paragraph), "block_start": 0},
+            {"id": "c2", "marker": "sun", "url": "http://127.0.0.1:9/tomatoes", "offset": len(text)},
+        ],
+        "sources": {HONEY: {"html": "<article><p>Honeybees make honey from flower nectar.</p>"
+                            "<p>They store the honey in wax cells.</p></article>"}},
+    }
+    path = tmp_path / "request.json"
+    path.write_text(json.dumps(request))
+    assert main(["verify", str(path)]) == 0
+    report = capsys.readouterr().out
+    first = report.index("Honeybees make honey from flower nectar.")
+    assert report[first:].splitlines()[1].strip() == "cited by the paragraph's link (no marker of its own)"
+    assert report.count("cited by the paragraph's link (no marker of its own)") == 1
+    assert report.rstrip().endswith(
+        "recall over the 2 statements of 3 whose sources could be read (1 cited by its paragraph's link); "
+        "precision over their 2 citations of readable sources"
+    )

@@ -7,6 +7,7 @@ import pytest
 
 from companion.records import Citation
 from companion.segment import attach_citations, split_sentences, statements, strip_markers
+from companion.utf16 import Utf16Offsets
 
 _ENGINES = Path(__file__).resolve().parents[1] / "fixtures" / "engines"
 
@@ -113,23 +114,33 @@ def test_a_one_sentence_answer_is_a_statement():
 _FIXTURE_HEADINGS = {
     "chatgpt": ["Why they matter", "What threatens them"],
     "copilot": [],
+    "copilot-microsoft-docs": [],
     # "Ask a follow-up" is the engine's button, selected with the answer; it shares the last line
     # with a claim, so only the extension could tell (the selection's DOM), not the line's shape.
     "drift-perplexity-selection": [],
+    "emoji-chatgpt": ["🐝 Why they matter 🌼", "⚠️ What threatens them"],
     "generic-kagi": ["Quick Answer"],
     "google-ai-mode": [],
     "google-ai-overview": ["Key facts"],
     "google-ai-overview-2025-07": [],
     "google-ai-overview-2025-11": [],
+    "google-ai-overview-blocks": [],
     "perplexity": ["Height and materials"],
     "phind": [],
 }
 
 
-def _captured(name: str) -> tuple[str, list[Citation]]:
-    data = json.loads((_ENGINES / f"{name}.expected.json").read_text(encoding="utf-8"))
+def _captured(name: str, folder: Path = _ENGINES) -> tuple[str, list[Citation]]:
+    data = json.loads((folder / f"{name}.expected.json").read_text(encoding="utf-8"))
+    units = Utf16Offsets(data["text"])  # a capture's offsets are JavaScript string indices (api.md)
     cites = [
-        Citation(id=f"c{i}", marker=str(c.get("marker", "")), url=c["url"], offset=c["offset"])
+        Citation(
+            id=f"c{i}",
+            marker=str(c.get("marker", "")),
+            url=c["url"],
+            offset=units.to_index(c["offset"]),
+            block_start=None if c.get("block_start") is None else units.to_index(c["block_start"]),
+        )
         for i, c in enumerate(data["citations"])
     ]
     return data["text"], cites
@@ -157,7 +168,7 @@ def test_engine_fixture_headings_are_left_out(name):
     for s in result:
         assert strip_markers(text[s.span[0] : s.span[1]]) == s.text
     # Every citation still lands on a statement: none was attached to a heading.
-    assert sum(len(s.citations) for s in result) == len(cites)
+    assert sum(len(s.citations) for s in result if not s.block_cited) == len(cites)
 
 
 def test_every_marker_form_is_stripped():
@@ -204,3 +215,80 @@ def test_statement_spans_point_into_the_sent_text_and_exclude_markers():
     ]
     assert [[c.id for c in s.citations] for s in result] == [["c1"], ["c2", "c3"], []]
     assert result[1].previous == "The sun is a star." and result[1].question == "space facts"
+
+
+# Issue 25 §4: an AI Overview chip closes a paragraph or list item and cites all of it.
+EGGS = (
+    "Place the eggs in a pot and cover them with cold water. Bring the water to a boil, then turn "
+    "off the heat. Leave the eggs covered for ten minutes.\nCool them in iced water before peeling."
+)
+
+
+def block_cite(offset: int, block_start: int, n: int = 1) -> Citation:
+    return Citation(
+        id=f"c{n}", marker=str(n), url=f"https://example.org/{n}", offset=offset, block_start=block_start
+    )
+
+
+def test_a_chip_closing_a_paragraph_cites_each_of_its_sentences():
+    chip = EGGS.index("\n")
+    result = statements(EGGS, [block_cite(chip, 0)])
+    assert [[c.id for c in s.citations] for s in result] == [["c1"], ["c1"], ["c1"], []]
+    # The first two are cited by the paragraph's link, the last by the chip standing after it.
+    assert [s.block_cited for s in result] == [True, True, False, False]
+
+
+def test_without_block_start_a_chip_cites_only_the_sentence_before_it():
+    chip = EGGS.index("\n")
+    result = statements(EGGS, [cite(chip)])
+    assert [[c.id for c in s.citations] for s in result] == [[], [], ["c1"], []]
+    assert not any(s.block_cited for s in result)
+
+
+def test_a_block_starts_where_the_engine_says_not_at_the_answer_start():
+    text = "Eggs are a cheap source of protein.\n" + EGGS
+    chip = text.index("\nCool")
+    result = statements(text, [block_cite(chip, text.index("Place"))])
+    assert [len(s.citations) for s in result] == [0, 1, 1, 1, 0]
+
+
+def test_a_paragraph_with_its_own_markers_is_not_widened():
+    text = "Paris is the capital. [1] Lyon is smaller. Marseille is a port. [2]"
+    cites = [cite(text.index("[1]"), 1), block_cite(text.index("[2]"), 0, 2)]
+    result = statements(text, cites)
+    # The block holds another marker: its last link cites the sentence before it only.
+    assert [[c.id for c in s.citations] for s in result] == [["c1"], [], ["c2"]]
+    assert not any(s.block_cited for s in result)
+
+
+def test_a_heading_inside_a_block_stays_a_heading():
+    text = "Key facts\nThe tower is 330 m tall. It opened in 1889."
+    result = statements(text, [block_cite(len(text), 0)])
+    assert [s.text for s in result] == ["The tower is 330 m tall.", "It opened in 1889."]
+    assert [s.block_cited for s in result] == [True, False]
+
+
+def test_the_block_fixture_gives_each_chip_to_its_block_and_no_further():
+    text, cites = _captured("google-ai-overview-blocks")
+    result = statements(text, cites)
+    cited = [(s.text[:24], [c.url.rsplit("/", 1)[1] for c in s.citations], s.block_cited) for s in result]
+    assert cited == [
+        ("The Great Barrier Reef s", ["reef-facts.html"], True),
+        ("It is made up of nearly ", ["reef-facts.html"], True),
+        ("It became a World Herita", ["reef-facts.html"], False),
+        ("Bleaching: corals expel ", ["coral-bleaching.html"], True),
+        ("This turns them white.", ["coral-bleaching.html"], False),
+        ("Each of its reefs is bui", ["reef-myths.html"], False),
+        ("Sea turtles nest on its ", [], False),  # between two chips of its paragraph: uncited
+        ("Scientists describe the ", ["reef-myths.html"], False),
+    ]
+
+
+def test_on_the_real_ai_mode_page_the_chip_cites_both_sentences_of_its_paragraph():
+    # The saved page (../shared/data/ai-pages/google-ai-mode/) as the extension captures it.
+    text, cites = _captured("google-ai-mode--ai-chat-exporter-multiturn-ta-2026-05", _ENGINES / "real-pages")
+    result = statements(text, cites)
+    paragraph = [s for s in result if 88 <= s.span[0] < 320]
+    assert len(paragraph) == 2 and paragraph[0].text.endswith("என்பதாகும்.")
+    assert [len(s.citations) for s in paragraph] == [4, 4]
+    assert [s.block_cited for s in paragraph] == [True, False]

@@ -113,14 +113,80 @@ async def test_unknown_path_and_method_are_json_errors(companion):
         assert r.status == 405 and "error" in await r.json()
 
 
-async def test_audit_accepts_a_verify_result(companion):
+async def test_audit_accepts_a_verify_result_and_says_the_verdicts_are_the_clients(companion):
     result = await (await companion.post("/v1/verify", SMALL)).json()
     r = await companion.post("/v1/audit", {"result": result, "page": {"url": "https://x.org/q"}})
     assert r.status == 200
     audit = await r.json()
     assert audit["page"]["url"] == "https://x.org/q" and audit["cards"] == []
+    assert audit["provenance"]["verdicts"] == "client"
+    # Nothing vouches for a client's verdicts: no judge, model or hash is stamped on them.
+    assert not {"judge", "model", "models", "thresholds"} & set(audit["tool"])
     r = await companion.post("/v1/audit", {"result": {"statements": 3}})
     assert r.status == 422 and (await r.json())["error"]["field"] == "result.statements"
+
+
+def _cited(pages_server):
+    return {
+        "page": {"url": "https://www.perplexity.ai/search/bees", "engine": "perplexity"},
+        "answer": {"text": "Honeybees dance to share where food is."},
+        "citations": [
+            {
+                "id": "c1",
+                "marker": "1",
+                "url": f"http://127.0.0.1:{pages_server.port}/articles/dance",
+                "offset": 39,
+            }
+        ],
+    }
+
+
+async def _streamed(companion, body):
+    async with companion.session.post(
+        companion.url + "/v1/verify", json={**body, "options": {"stream": True}}, headers=companion.headers()
+    ) as r:
+        assert r.status == 200
+        return [json.loads(line) for line in (await r.text()).splitlines()]
+
+
+async def test_an_audit_card_of_a_result_id_is_the_companions_own_result(
+    settings_for, start_companion, pages_server
+):
+    companion = await start_companion(settings_for(allow=pages_server))
+    lines = await _streamed(companion, _cited(pages_server))
+    summary = lines[-1]
+    assert summary["type"] == "summary" and summary["result_id"].startswith("r_")
+    [statement] = [line for line in lines if line["type"] == "statement"]
+    # A client that sends the id with doctored verdicts gets the card of what the companion judged.
+    forged = {"statements": [{**statement, "judgment": "complete_support", "per_citation": []}]}
+    r = await companion.post("/v1/audit", {"result_id": summary["result_id"], "result": forged})
+    assert r.status == 200
+    audit = await r.json()
+    assert audit["provenance"]["verdicts"] == "companion"
+    assert audit["provenance"]["result_id"] == summary["result_id"]
+    assert audit["provenance"]["judged_at"].endswith("Z")
+    assert audit["page"]["url"] == "https://www.perplexity.ai/search/bees"  # the page that was checked
+    assert [c["support_judgment"] for c in audit["cards"]] == [statement["judgment"]]
+    assert len(audit["tool"]["model"]["sha256"]["model.onnx"]) == 64
+    assert audit["tool"]["judge"]["version"] == audit["tool"]["version"]
+    assert len(audit["tool"]["judge"]["code"]) == 16
+    # The plain result hands out an id too.
+    plain = await (await companion.post("/v1/verify", _cited(pages_server))).json()
+    assert plain["summary"]["result_id"].startswith("r_")
+    assert plain["summary"]["result_id"] != summary["result_id"]
+
+
+async def test_an_unknown_result_id_is_a_404_that_says_what_to_do_or_a_clients_card(companion):
+    r = await companion.post("/v1/audit", {"result_id": "r_nothing"})
+    assert r.status == 404
+    error = (await r.json())["error"]
+    assert error["code"] == "result_expired" and error["field"] == "result_id"
+    assert "check the answer again" in error["message"]
+    r = await companion.post("/v1/audit", {"result_id": "r_nothing", "result": {"statements": []}})
+    audit = await r.json()
+    assert audit["provenance"]["verdicts"] == "client" and "expired" in audit["provenance"]["note"]
+    r = await companion.post("/v1/audit", {"result_id": 7})
+    assert r.status == 422 and (await r.json())["error"]["field"] == "result_id"
 
 
 async def test_excess_work_is_answered_429_not_queued(settings_for, start_companion, pages_server):
@@ -185,3 +251,78 @@ async def test_client_leaving_mid_stream_does_not_break_the_server(
         await asyncio.sleep(0.1)
     assert again.status == 200, await again.text()
     assert len((await again.json())["statements"]) == 2
+
+
+EGGS_PAGE = (
+    "<article><h1>How to boil eggs</h1><p>Place the eggs in a pot and cover them with cold water.</p>"
+    "<p>Bring the water to a boil, then turn off the heat.</p>"
+    "<p>Leave the eggs covered for ten minutes.</p></article>"
+)
+
+
+async def test_a_chip_closing_a_paragraph_cites_it_and_the_summary_says_so(
+    settings_for, start_companion, pages_server
+):
+    """Issue 25 §4 and §8: an AI Overview chip cites its whole paragraph, and ALCE's figures say
+    what they were computed over (two of the three pages are dead links)."""
+    companion = await start_companion(settings_for(allow=pages_server))
+    dead = f"http://127.0.0.1:{pages_server.port}/articles/no-such-page"
+    paragraph = (
+        "Place the eggs in a pot and cover them with cold water. Bring the water to a boil, then turn "
+        "off the heat. Leave the eggs covered for ten minutes."
+    )
+    cool = "Cool them in iced water before peeling."
+    text = f"{paragraph}\n{cool}\nFresh eggs keep for three weeks in the fridge."
+    eggs, line2 = "https://eggs.example/boil", len(paragraph) + 1
+    body = {
+        "page": {"url": "https://www.google.com/search?q=how+to+boil+eggs", "engine": "google-ai-overview"},
+        "answer": {"text": text},
+        "citations": [
+            {"id": "c1", "marker": "eggs", "url": eggs, "offset": len(paragraph), "block_start": 0},
+            {"id": "c2", "url": f"{dead}-1", "offset": line2 + len(cool), "block_start": line2},
+            {"id": "c3", "url": f"{dead}-2", "offset": len(text)},
+        ],
+        "sources": {"https://eggs.example/boil": {"html": EGGS_PAGE}},
+    }
+    result = await (await companion.post("/v1/verify", body)).json()
+    statements = result["statements"]
+    assert [s["citations"] for s in statements] == [["c1"], ["c1"], ["c1"], ["c2"], ["c3"]]
+    assert [s["cited_by"] for s in statements] == ["block", "block", "marker", "marker", "marker"]
+    assert [s["judgment"] for s in statements][3:] == ["inaccessible", "inaccessible"]
+    summary = result["summary"]
+    assert summary["counts"]["no_citation"] == 0 and summary["block_cited"] == 2
+    # Recall over the three statements whose page was read, two of them by the paragraph's link.
+    assert summary["computed_over"] == {"statements": 3, "citations": 3, "block_cited": 2}
+
+    audit = await (await companion.post("/v1/audit", {"result": result, "page": body["page"]})).json()
+    assert audit["summary"]["computed_over_text"] == (
+        "recall over the 3 statements of 5 whose sources could be read (2 cited by their paragraph's "
+        "link); precision over their 3 citations of readable sources"
+    )
+    assert [c["cited_by"] for c in audit["cards"]] == ["block", "block", "marker", "marker", "marker"]
+
+
+async def test_figures_say_they_were_computed_over_the_one_readable_sentence(
+    settings_for, start_companion, pages_server
+):
+    companion = await start_companion(settings_for(allow=pages_server))
+    dead = f"http://127.0.0.1:{pages_server.port}/articles/no-such-page"
+    text = "Place the eggs in a pot. Bring the water to a boil. Leave the eggs covered for ten minutes."
+    ends = [text.index(s) + len(s) for s in ("a pot.", "a boil.", "ten minutes.")]
+    body = {
+        "answer": {"text": text},
+        "citations": [
+            {"id": f"c{i}", "url": url, "offset": end}
+            for i, (url, end) in enumerate(zip(("https://eggs.example/boil", f"{dead}-1", f"{dead}-2"), ends))
+        ],
+        "sources": {"https://eggs.example/boil": {"html": EGGS_PAGE}},
+    }
+    result = await (await companion.post("/v1/verify", body)).json()
+    assert result["summary"]["counts"]["inaccessible"] == 2
+    assert result["summary"]["computed_over"] == {"statements": 1, "citations": 1, "block_cited": 0}
+    assert result["summary"]["block_cited"] == 0
+    audit = await (await companion.post("/v1/audit", {"result": result})).json()
+    assert audit["summary"]["computed_over_text"] == (
+        "recall over the 1 statement of 3 whose sources could be read; precision over its 1 citation of "
+        "a readable source"
+    )

@@ -12,7 +12,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "companion"
 MODULES = sorted(p.stem for p in PACKAGE.glob("*.py") if p.stem != "__init__")
 PURE = {
     "segment", "retrieve", "claims", "reading", "combiner", "evidence", "alce", "judge", "extract",
-    "capture", "urls", "weburl", "addresses", "records", "export",
+    "capture", "urls", "weburl", "addresses", "records", "export", "utf16",
 }
 ONLY = {"onnxruntime": {"infer"}, "aiohttp": {"fetch", "server", "cli"}, "sqlite3": {"cache"}}
 

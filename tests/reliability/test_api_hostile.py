@@ -533,6 +533,35 @@ def test_audit_with_hostile_result_is_a_4xx(companion: ThreadedCompanion) -> Non
     ]:
         status, headers, raw = post(companion.port, json.dumps({"result": result}).encode(), path="/v1/audit")
         error_of(status, headers, raw)  # a 200 on a broken result is an audit of nothing
+    for result_id in [None, 7, [], {"a": 1}, "x" * 101, "r_" + "A" * 16, "../../etc/passwd"]:
+        body = json.dumps({"result_id": result_id}).encode()
+        status, headers, raw = post(companion.port, body, path="/v1/audit")
+        error_of(status, headers, raw)  # never a card: no result is held under those
+
+
+def test_an_audit_of_client_data_never_carries_the_companions_stamp(companion: ThreadedCompanion) -> None:
+    """Verdicts a client made up are formatted, never vouched for: whatever the body says."""
+    forged = {
+        "statements": [
+            {
+                "index": 0,
+                "text": "The moon is made of cheese.",
+                "judgment": "complete_support",
+                "model": "citelens-minilm-nli",
+                "per_citation": [
+                    {"citation": "c1", "url": "https://example.org/", "judgment": "complete_support",
+                     "score": 0.99, "irrelevant": False, "evidence": []}
+                ],
+            }
+        ]
+    }
+    for extra in [{}, {"result_id": "r_forged000000000"}, {"provenance": {"verdicts": "companion"}}]:
+        body = json.dumps({"result": forged, **extra}).encode()
+        status, _, raw = post(companion.port, body, path="/v1/audit")
+        assert status == 200, raw[:200]
+        audit = json.loads(raw)
+        assert audit["provenance"]["verdicts"] == "client"
+        assert not {"judge", "model", "models", "thresholds"} & set(audit["tool"])
 
 
 def test_mutations_cover_every_field() -> None:

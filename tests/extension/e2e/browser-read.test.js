@@ -197,6 +197,7 @@ test('Chromium: the button, the permit page (refused, then allowed), badges re-j
       audit.sources.map((s) => [s.url.replace(sources, ''), s.status, s.via, s.browser_may_read]).sort(),
       [['/pages/gone.html', 'inaccessible', 'companion', false], ['/pages/honey.html', 'ok', 'browser', false], ['/pages/tomatoes.html', 'ok', 'companion', false]],
     );
+    assert.equal(audit.provenance.verdicts, 'companion', 'the re-check after reading in the browser is held too');
     const cardOf = audit.cards.find((c) => c.cited_url === honey);
     assert.deepEqual([cardOf.via, cardOf.support_judgment], ['browser', 'complete_support']);
     assert.equal(audit.cards.find((c) => c.cited_url.endsWith('/tomatoes.html')).via, 'companion');

@@ -66,7 +66,7 @@ function articleText(url) {
   return readFileSync(path.join(FIXTURES, 'articles', slug), 'utf8').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
 }
 
-for (const [engine, { fixture, expect }] of ENGINES) {
+for (const [engine, { fixture, expect, block_cited: blockCited = [] }] of ENGINES) {
   test(`${engine}: badges, evidence card, fragment link, summary and audit export`, async () => {
     const page = await browser.context.newPage();
     await page.goto(`${sites.engines}/${fixture}`);
@@ -89,6 +89,8 @@ for (const [engine, { fixture, expect }] of ENGINES) {
     // Each sentence's verdict, read from its card opened by keyboard focus.
     const verdicts = await verdictsByText(page);
     agreement[engine] = compareVerdicts(verdicts, expect);
+    // A sentence cited only by its paragraph's chip says so in its card, and no other does.
+    for (const v of verdicts) assert.equal(v.citedByBlock, blockCited.some((f) => v.text.includes(f)), `cited by the paragraph's link: "${v.text}"`);
 
     // Summary: the counts are those of the badges, with ALCE recall and precision.
     const judged = (j) => overlay.badges.filter((b) => b.judgment === j).length;
@@ -99,6 +101,11 @@ for (const [engine, { fixture, expect }] of ENGINES) {
     const contradicted = overlay.badges.filter((b) => b.kind === 'contradicted').length;
     if (contradicted) assert.ok(overlay.bar.includes(`${contradicted} contradicted`));
     assert.match(overlay.bar, /Citation recall \d{1,3}% · precision \d{1,3}%/);
+    // And over what they were computed (issue 25): the sentences whose sources could be read.
+    const basis = /Recall over the (\d+) sentences? whose sources could be read(?: \((\d+) cited by (?:its|their) paragraph's link\))?, precision over \d+ citations?/.exec(overlay.bar);
+    assert.ok(basis, overlay.bar);
+    assert.equal(Number(basis[1]), overlay.badges.length - judged('inaccessible') - judged('no_citation'), overlay.bar);
+    assert.equal(Number(basis[2] || 0), blockCited.length, overlay.bar);
     for (const judgment of ['complete_support', 'partial_support', 'no_support', 'inaccessible', 'no_citation']) {
       assert.equal(overlay.highlights[`citelens-${judgment}`] || 0, judged(judgment), `highlight citelens-${judgment}`);
     }
@@ -131,6 +138,9 @@ for (const [engine, { fixture, expect }] of ENGINES) {
     const audit = JSON.parse(readFileSync(await download.path(), 'utf8'));
     writeFileSync(path.join(ARTIFACTS, `audit-${engine}.json`), JSON.stringify(audit, null, 2));
     assert.equal(audit.page.url, `${sites.engines}/${fixture}`);
+    // Built from the result the companion holds (the summary's result_id), so it vouches for it.
+    assert.equal(audit.provenance.verdicts, 'companion');
+    assert.match(audit.tool.model.sha256['model.onnx'], /^[0-9a-f]{64}$/);
     assert.ok(audit.cards.length >= overlay.badges.filter((b) => b.kind !== 'no_citation').length);
     for (const card of audit.cards) {
       assert.deepEqual(Object.keys(card).slice(0, 5), FIVE_FIELDS);
@@ -149,6 +159,43 @@ test(`the model gives the verdicts the fixtures were written for on at least ${A
   const { agreed, judged, disagreements } = agreementOf(agreement);
   if (!judged) return t.skip('no engine page was checked');
   assert.ok(agreed / judged >= AGREEMENT_FLOOR, `${agreed} of ${judged} sentences agree; the others:\n${disagreements.join('\n')}`);
+});
+
+// Issue 25.1: the extension counts positions in UTF-16 code units, the companion once read them
+// as code points, and every character beyond U+FFFF before a marker moved the later spans.
+const EMOJI_SENTENCES = [
+  '🐝 Honeybees pollinate roughly one third of the food crops that people eat.',
+  'Almond orchards in California depend almost entirely on honeybees, a beekeeper told the Cafe\u0301 🌰 Amande.',
+  'In Hebrew a bee is דבורה, in Arabic نحلة and in Chinese 蜜蜂, and 𠮷 is a rarer character.',
+  '🦠 Colony collapse disorder was first reported in the United States in 2006.',
+  '👩‍🔬 Researchers think that Varroa mites, pesticides such as neonicotinoids and poor nutrition all weaken colonies.',
+  '🌍 Honeybees are not native to North America.',
+  'English colonists brought the first hives to Virginia in 1622 🚢.',
+];
+
+test('an answer with emoji, a combining accent, CJK and right-to-left words: each badge marks its own sentence', async () => {
+  const page = await browser.context.newPage();
+  await page.goto(`${sites.engines}/emoji-chatgpt.html`);
+  await browser.click(page);
+  await waitForResults(page, Date.now());
+  // The sentence each badge's card names, and the words its verdict's highlight covers in the page.
+  const verdicts = await verdictsByText(page);
+  assert.deepEqual(verdicts.map((v) => v.text), EMOJI_SENTENCES);
+  const marked = await page.evaluate(() => {
+    const out = {};
+    CSS.highlights.forEach((h, name) => {
+      if (name !== 'citelens-evidence' && name !== 'citelens-contradicted') out[name] = [...h].map((r) => r.toString().replace(/\s+/g, ' ').trim());
+    });
+    return out;
+  });
+  const { badges } = await readOverlay(page);
+  assert.equal(Object.values(marked).flat().length, EMOJI_SENTENCES.length, JSON.stringify(marked));
+  for (const badge of badges) {
+    const sentence = verdicts.find((v) => v.index === badge.index).text;
+    assert.ok(marked[`citelens-${badge.judgment}`]?.includes(sentence), `badge ${badge.index} (${badge.judgment}) marks "${sentence}": ${JSON.stringify(marked)}`);
+  }
+  await page.screenshot({ path: path.join(ARTIFACTS, 'chromium-emoji.png') });
+  await page.close();
 });
 
 test('badges stay with their sentences on scroll, resize and when the engine re-renders', async () => {

@@ -1,10 +1,13 @@
 // What the reader sees when something is not right, in real Chromium with the real toolbar
 // click: companion not running, not paired, a page without citations, drifted markup, a page
-// the browser keeps extensions out of, and the second click that clears.
+// the browser keeps extensions out of, the second click that clears, and a real companion stopped
+// while it checks an answer.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { launchChromium, EXTENSION_ID } from '../helpers/chromium.js';
+import { startCompanion } from '../helpers/companion.js';
 import { startSites } from '../helpers/sites.js';
 
 let sites;
@@ -108,6 +111,33 @@ test('drifted markup fails loudly, then works on the selected answer', async () 
   // The capture succeeded (the generic adapter read the selection); only the companion is missing.
   await bar(page).getByText('not running').waitFor({ timeout: 10_000 });
   await page.close();
+});
+
+// Issue 25.2: the stream's `error` line (api.md) from the real `citelens serve`, stopped as a reader
+// stops it, reaches the bar in words that say what to do, instead of "the stream ended early".
+test('the companion stopped while it checks: the bar says so and how to start it again', async () => {
+  const companion = await startCompanion({ allowPrivate: [new URL(sites.sources).host] });
+  let stopped = false;
+  try {
+    await browser.settings({ companion: companion.base, token: companion.token });
+    // Every cited page is held back: the check is still waiting for them when the companion stops.
+    const page = await open('perplexity.html?sources=held');
+    await browser.click(page);
+    await bar(page).getByText('Checking').waitFor({ timeout: 30_000 });
+    await companion.stop();
+    stopped = true;
+    await bar(page).getByText('was stopped').waitFor({ timeout: 15_000 });
+    assert.match(
+      await bar(page).innerText(),
+      /The companion was stopped before it finished checking this answer\. Start it again with\s+citelens serve\s*, then click the CiteLens button\./,
+    );
+    assert.equal(await bar(page).getAttribute('role'), 'alert');
+    mkdirSync('test-artifacts', { recursive: true });
+    await page.screenshot({ path: 'test-artifacts/chromium-companion-stopped.png' });
+    await page.close();
+  } finally {
+    if (!stopped) await companion.stop();
+  }
 });
 
 test('a page the browser keeps extensions out of: the toolbar button says so', async () => {

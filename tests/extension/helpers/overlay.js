@@ -113,7 +113,13 @@ export function verdictsByText(page) {
       badge.focus();
       const card = root.querySelector('.card');
       if (card.hidden) throw new Error(`focus on badge ${badge.dataset.index} did not open its card`);
-      out.push({ index: Number(badge.dataset.index), kind: badge.dataset.kind, text: card.querySelector('.statement').textContent });
+      out.push({
+        index: Number(badge.dataset.index),
+        kind: badge.dataset.kind,
+        text: card.querySelector('.statement').textContent,
+        // The card says the sentence is cited by its paragraph's link (issue 25).
+        citedByBlock: !!card.querySelector('.cited-by'),
+      });
       document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
       if (!card.hidden) throw new Error('Esc did not close the card');
       if (root.activeElement !== badge) throw new Error('Esc did not give focus back to the badge');

@@ -1,12 +1,15 @@
 // Two local web servers for the end-to-end tests: one serves the engine fixture pages, the
 // other the cited articles (each wrapped in a real site's boilerplate). Two origins, because an
-// answer page's links to its own host are never sources.
+// answer page's links to its own host are never sources. `/<fixture>.html?sources=held` cites
+// the same articles under /held/, which answer only after HELD_MS: a check still waiting for
+// its pages, for tests of what happens meanwhile.
 import { createServer } from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { FIXTURES, renderFixture } from './fixtures.js';
 
 const ARTICLES = path.join(FIXTURES, 'articles');
+const HELD_MS = 30_000; // longer than the companion's fetch timeout: a held page never arrives in time
 
 /** Nav, a cookie banner, related links and a footer around the article, as news sites have. */
 function wrapArticle(slug, body) {
@@ -26,12 +29,18 @@ article{max-width:680px;margin:24px auto;padding:0 24px}aside{max-width:680px;ma
 </body></html>`;
 }
 
-/** @param {(req: import('node:http').IncomingMessage) => {status: number, type?: string, body: string}} handle */
+/** @param {(req: import('node:http').IncomingMessage) => {status: number, type?: string, body: string, delay?: number}} handle */
 function listen(handle) {
   const server = createServer((req, res) => {
-    const { status, type = 'text/html; charset=utf-8', body } = handle(req);
-    res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
-    res.end(body);
+    const { status, type = 'text/html; charset=utf-8', body, delay = 0 } = handle(req);
+    const send = () => {
+      if (res.destroyed) return;
+      res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+      res.end(body);
+    };
+    if (!delay) return send();
+    const timer = setTimeout(send, delay);
+    res.on('close', () => clearTimeout(timer));
   });
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${server.address().port}` }));
@@ -40,19 +49,24 @@ function listen(handle) {
 
 export async function startSites() {
   const sources = await listen((req) => {
-    const slug = decodeURIComponent(new URL(req.url, 'http://x').pathname).replace(/^\/articles\//, '');
+    const where = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    const delay = where.startsWith('/held/') ? HELD_MS : 0;
+    const slug = where.replace(/^(\/held)?\/articles\//, '');
     const file = path.join(ARTICLES, slug);
-    if (!/^[a-z0-9-]+\.html$/.test(slug) || !existsSync(file)) return { status: 404, body: '<h1>Not found</h1>' };
-    return { status: 200, body: wrapArticle(slug, readFileSync(file, 'utf8')) };
+    if (!/^[a-z0-9-]+\.html$/.test(slug) || !existsSync(file)) return { status: 404, body: '<h1>Not found</h1>', delay };
+    return { status: 200, body: wrapArticle(slug, readFileSync(file, 'utf8')), delay };
   });
   const engines = await listen((req) => {
-    const name = new URL(req.url, 'http://x').pathname.replace(/^\//, '');
+    const url = new URL(req.url, 'http://x');
+    const name = url.pathname.replace(/^\//, '');
     if (!/^[a-z0-9-]+\.html$/.test(name) || !existsSync(path.join(FIXTURES, name))) return { status: 404, body: 'not found' };
-    return { status: 200, body: renderFixture(name, sources.origin) };
+    const held = url.searchParams.get('sources') === 'held';
+    return { status: 200, body: renderFixture(name, held ? `${sources.origin}/held` : sources.origin) };
   });
   return {
     sources: sources.origin,
     engines: engines.origin,
-    close: () => Promise.all([sources.server, engines.server].map((s) => new Promise((r) => s.close(r)))),
+    // Held pages would keep their connections, and close() waiting, for HELD_MS.
+    close: () => Promise.all([sources.server, engines.server].map((s) => new Promise((r) => (s.close(r), s.closeAllConnections())))),
   };
 }

@@ -21,7 +21,7 @@ afterEach(() => {
   globalThis.fetch = realFetch;
 });
 
-const HEALTH = () => Response.json({ status: 'ok', version: '0.1.0', model: { name: 'm' } });
+const HEALTH = () => Response.json({ status: 'ok', version: '0.2.0', model: { name: 'm' } });
 
 /** A body that delivers `text` in chunks of `size` bytes, then fails if `breakAfter` is set. */
 function chunked(text, size, breakAfter = Infinity) {
@@ -111,6 +111,9 @@ test('wrong token (401): the same advice', async () => {
 test('companion too old: a version below the minimum, or no /v1/verify', async () => {
   globalThis.fetch = async () => Response.json({ status: 'ok', version: '0.0.9' });
   assert.equal((await errorOf(verifyStream(SETTINGS, REQUEST, () => {}))).code, 'too_old');
+  // 0.1.0 read citation offsets as code points and held no results for audit cards.
+  globalThis.fetch = async () => Response.json({ status: 'ok', version: '0.1.0' });
+  assert.equal((await errorOf(verifyStream(SETTINGS, REQUEST, () => {}))).code, 'too_old');
   serve(() => new Response('Not Found', { status: 404 }));
   const error = await errorOf(verifyStream(SETTINGS, REQUEST, () => {}));
   assert.equal(error.code, 'too_old');
@@ -142,6 +145,28 @@ test('a stream that ends without its summary is partial too', async () => {
   const error = await errorOf(verifyStream(SETTINGS, REQUEST, () => {}));
   assert.equal(error.code, 'partial');
   assert.match(error.message, /the stream ended early/);
+});
+
+// Issue 25.2: the companion's reason for a stream it could not finish (api.md: the `error` line),
+// in the words of server.py, not "the stream ended early".
+const UNTIL_SUMMARY = RECORDED.slice(0, RECORDED.indexOf('{"type": "summary"'));
+const errorLine = (code, message) => JSON.stringify({ type: 'error', error: { code, message } }) + '\n';
+
+test("the stream's error line reaches the reader: the companion failed, in its words, and where to look", async () => {
+  const lines = [];
+  serve(() => new Response(UNTIL_SUMMARY + errorLine('internal', 'the companion failed on this answer: cannot load the model in /opt/e5'), { headers: { 'content-type': 'application/x-ndjson' } }));
+  const error = await errorOf(verifyStream(SETTINGS, REQUEST, (line) => lines.push(line)));
+  const statements = lines.filter((l) => l.type === 'statement').length;
+  assert.ok(statements > 0 && !lines.some((l) => l.type === 'error'), 'the lines before it are kept; the error line is not one');
+  assert.equal(error.code, 'failed');
+  assert.match(error.message, new RegExp(`^Partial results: ${statements} of \\d+ sentences checked\\. The companion failed while checking this answer: the companion failed on this answer: cannot load the model in /opt/e5\\. Its terminal, where \`citelens serve\` runs, shows more`));
+});
+
+test("the stream's error line for a stopped companion says to start it again", async () => {
+  serve(() => new Response(RECORDED.split('\n')[0] + '\n' + errorLine('stopped', 'the companion was stopped before it finished this answer'), { headers: { 'content-type': 'application/x-ndjson' } }));
+  const error = await errorOf(verifyStream(SETTINGS, REQUEST, () => {}));
+  assert.equal(error.code, 'stopped');
+  assert.equal(error.message, 'The companion was stopped before it finished checking this answer. Start it again with `citelens serve`, then click the CiteLens button.');
 });
 
 test('a connection cut before any answer, with the companion still up, is a network error', async () => {
@@ -190,7 +215,7 @@ test('audit and the connection test use the token too', async () => {
   assert.deepEqual(await fetchAudit(SETTINGS, { result: {} }), { cards: [] });
   assert.equal(seen.at(-1).url, 'http://127.0.0.1:8765/v1/audit');
   assert.equal(token(seen.at(-1)), 'tok');
-  assert.deepEqual(await testConnection(SETTINGS), { version: '0.1.0', model: 'm' });
+  assert.deepEqual(await testConnection(SETTINGS), { version: '0.2.0', model: 'm' });
   assert.equal(seen.at(-1).url, 'http://127.0.0.1:8765/v1/verify');
   assert.equal(token(seen.at(-1)), 'tok');
   serve(() => Response.json({ error: { message: 'bad token' } }, { status: 401 }));

@@ -173,6 +173,11 @@ test('French: the overlay speaks French, with French plurals and numbers', () =>
   const bar = new O.SummaryBar(document.body, { onExport() {}, onClose() {}, onOptions() {} });
   bar.done({ counts: { complete_support: 2, no_support: 1 }, contradicted: 0, recall: 0.5, precision: 0.75 });
   assert.match(bar.el.querySelector('.metrics').textContent, /^Rappel des citations 50[\u00a0\u202f]% · précision 75[\u00a0\u202f]%$/);
+  assert.equal(O.basisPhrase({ statements: 1, citations: 2, block_cited: 0 }), 'Rappel calculé sur 1\u00a0phrase dont les sources ont pu être lues, précision sur 2\u00a0citations');
+  assert.equal(
+    O.basisPhrase({ statements: 3, citations: 3, block_cited: 2 }),
+    'Rappel calculé sur 3\u00a0phrases dont les sources ont pu être lues (2\u00a0citées par le lien de leur paragraphe), précision sur 3\u00a0citations',
+  );
   assert.equal(bar.el.querySelector('[data-action="export"]').textContent, 'Exporter la fiche d’audit');
   assert.equal(bar.el.querySelector('[data-action="close"]').getAttribute('aria-label'), 'Fermer CiteLens');
 });

@@ -19,7 +19,7 @@ afterEach(() => {
   globalThis.fetch = realFetch;
 });
 
-const HEALTH = () => Response.json({ status: 'ok', version: '0.1.0', model: { name: 'm' } });
+const HEALTH = () => Response.json({ status: 'ok', version: '0.2.0', model: { name: 'm' } });
 const error = (status, code, message = code) => Response.json({ error: { code, message } }, { status });
 
 /** fetch answering health, then `answer(path, init)` for every other call; records the calls. */

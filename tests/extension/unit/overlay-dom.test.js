@@ -80,3 +80,39 @@ test('the summary bar says what to do, with commands shown as code', () => {
   assert.equal(bar.querySelector('button[data-action="export"]').textContent, 'Export audit card');
   overlay.destroy();
 });
+
+test("a sentence cited by its paragraph's link says so in its card; its own marker's does not", () => {
+  const { document, overlay } = overlayOn('<!doctype html><body><p id="s">A sentence.</p><p id="t">Another.</p></body>');
+  const view = (index, citedBy) => ({
+    index, judgment: 'complete_support', kind: 'complete_support', text: 'A sentence.', unsupported: [], supportingSources: [1], citedBy,
+    sources: [{ n: 1, url: 'https://x.org/a', title: '', judgment: 'complete_support', irrelevant: false, reason: '', quotes: [] }],
+  });
+  for (const [index, id] of [[0, 's'], [1, 't']]) {
+    const range = document.createRange();
+    range.selectNodeContents(document.getElementById(id));
+    overlay.show(index, [range], view(index, index === 0 ? 'block' : 'marker'));
+  }
+  const root = overlay.host.shadowRoot;
+  overlay.openCard(0, 'click');
+  assert.equal(root.querySelector('.card .cited-by').textContent, "Cited by the paragraph's link, not a marker of its own.");
+  overlay.openCard(1, 'click');
+  assert.equal(root.querySelector('.card .cited-by'), null);
+  overlay.destroy();
+});
+
+test('the summary bar says what citation recall and precision were computed over', () => {
+  const { overlay } = overlayOn();
+  const bar = overlay.host.shadowRoot.querySelector('.bar');
+  const counts = { complete_support: 1, partial_support: 0, no_support: 0, inaccessible: 2, no_citation: 0 };
+  overlay.bar.done({ counts, contradicted: 0, recall: 1, precision: 1, over: { statements: 1, citations: 1, block_cited: 0 } });
+  assert.equal(bar.querySelector('.counts').textContent, '1 of 3 sentences fully supported · 2 inaccessible');
+  assert.equal(bar.querySelector('.metrics').textContent, 'Citation recall 100% · precision 100%');
+  assert.equal(bar.querySelector('.basis').textContent, 'Recall over the 1 sentence whose sources could be read, precision over 1 citation');
+  overlay.bar.done({ counts: { ...counts, complete_support: 4 }, contradicted: 0, recall: 0.5, precision: 0.6, over: { statements: 4, citations: 5, block_cited: 3 } });
+  assert.equal(bar.querySelector('.basis').textContent,
+    "Recall over the 4 sentences whose sources could be read (3 cited by their paragraph's link), precision over 5 citations");
+  // A summary from a companion before these counts: the figures alone, as before.
+  overlay.bar.done({ counts, contradicted: 0, recall: 1, precision: 1 });
+  assert.equal(bar.querySelector('.basis'), null);
+  overlay.destroy();
+});

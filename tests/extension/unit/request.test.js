@@ -33,7 +33,7 @@ test("an engine's text-fragment sentence travels as the citation's hint (api.md)
     id: 'c1', marker: 'archi', url: 'https://sources.example/articles/eiffel-history.html', offset: 90,
     hint: 'the tower now stands 330 metres high',
   });
-  assert.deepEqual(request.citations[2], { id: 'c3', marker: 'travel', url: 'https://sources.example/articles/eiffel-visits.html', offset: 286 });
+  assert.deepEqual(request.citations[2], { id: 'c3', marker: 'travel', url: 'https://sources.example/articles/eiffel-visits.html', offset: 286, block_start: 210 });
 });
 
 test('sources are numbered in order of first citation, whatever their fragments', () => {
@@ -74,4 +74,18 @@ test('a statement line becomes the view the overlay shows', () => {
 
 test('the audit file is named after the host and the local time', () => {
   assert.equal(C.auditFileName('https://www.perplexity.ai/search/x', new Date(2026, 0, 5, 9, 7)), 'citelens-audit-www.perplexity.ai-20260105-0907.json');
+});
+
+test("a chip's block_start travels with its citation; a statement cited by it says so in its view", () => {
+  const blocks = C.buildRequest(readExpected('google-ai-overview-blocks.expected.json'), {
+    url: 'https://www.google.com/search?q=reef', title: 'reef', capturedAt: new Date('2026-01-20T10:11:12Z'),
+  });
+  assert.deepEqual(blocks.citations.map((c) => ('block_start' in c ? c.block_start : 'absent')), [0, 206, 'absent', 'absent']);
+  const line = {
+    type: 'statement', index: 0, text: 'The Great Barrier Reef stretches for more than 2,300 kilometres along the coast of Queensland.',
+    span: [0, 94], citations: ['c1'], cited_by: 'block', judgment: 'complete_support', contradicted: false, score: 0.9,
+    per_citation: [], evidence_sentences: [], unsupported_assertions: [],
+  };
+  assert.equal(C.statementView(line, blocks, new Map()).citedBy, 'block');
+  assert.equal(C.statementView({ ...line, cited_by: 'marker' }, blocks, new Map()).citedBy, 'marker');
 });
