@@ -52,12 +52,12 @@ def summarize(judged: Sequence[StatementJudgment], elapsed_ms: int) -> Summary:
                 uncited_supported += 1
             else:
                 misplaced += 1
-        if result.judgment in ("no_citation", "inaccessible"):
+        if result.judgment in ("no_citation", "inaccessible", "not_checked"):
             continue
         recalls.append(result.recall)
         recall_block_cited += result.statement.block_cited
         for cj in result.per_citation:
-            if cj.judgment == "inaccessible":
+            if cj.judgment in ("inaccessible", "not_checked"):
                 continue
             cited += 1
             precise += int(bool(result.recall) and not cj.irrelevant)

@@ -50,6 +50,7 @@ _MARKS = {
     "partial_support": "◐ partial support",
     "no_support": "✗ no support",
     "inaccessible": "? inaccessible",
+    "not_checked": "– not checked",
     "no_citation": "· no citation",
 }
 
@@ -283,7 +284,8 @@ def report(result: dict[str, Any]) -> str:
     lines.append(
         f"{counts.get('complete_support', 0)} fully supported · {counts.get('partial_support', 0)} partly · "
         f"{counts.get('no_support', 0)} not supported · {counts.get('inaccessible', 0)} inaccessible · "
-        f"{counts.get('no_citation', 0)} without citation"
+        + (f"{counts['not_checked']} not checked (language) · " if counts.get("not_checked") else "")
+        + f"{counts.get('no_citation', 0)} without citation"
     )
     if summary.get("misplaced_citations") or summary.get("uncited_but_supported"):
         lines.append(

@@ -20,8 +20,9 @@ from pathlib import Path
 
 from .errors import ModelUnavailable
 from .judge import Judge
+from .language import NAMES
 from .model import ModelConfig, default_model_dir, load_config
-from .records import Citation, SourceResult, Statement, StatementJudgment
+from .records import Citation, CitationJudgment, SourceResult, Statement, StatementJudgment
 
 __all__ = ["Judges", "model_dirs"]
 
@@ -69,15 +70,62 @@ class Judges:
         return self.configs[0]
 
     def judge(self, statement: Statement, sources: Mapping[str, SourceResult]) -> StatementJudgment:
-        config = self.choose(statement, sources)
-        return dataclasses.replace(self.judge_for(config).judge(statement, sources), model=config.name)
+        """The statement judged by its model; `not_checked` where its language, or that of every
+        readable page it cites, is one no model reads: a German claim judged by the English model
+        and rules would look checked and mean nothing."""
+        if statement.language not in self.languages:
+            reason = self._not_read("the answer", statement.language)
+            first: dict[str, Citation] = {}  # one judgment per cited page, as judge.py gives
+            for c in statement.citations:
+                first.setdefault(c.url, c)
+            per = tuple(
+                CitationJudgment(c, "not_checked", 0.0, 0.0, False, (), reason=reason) for c in first.values()
+            )
+            return StatementJudgment(statement, "not_checked", 0.0, False, per, (), (), 0)
+        read, unread = self._by_language(sources)
+        config = self.choose(statement, read)
+        result = dataclasses.replace(self.judge_for(config).judge(statement, read), model=config.name)
+        if not unread or not {c.url for c in statement.citations} & unread.keys():
+            return result
+        per = tuple(
+            CitationJudgment(cj.citation, "not_checked", 0.0, 0.0, False, (), reason=unread[cj.citation.url])
+            if cj.citation.url in unread
+            else cj
+            for cj in result.per_citation
+        )
+        judgment = "not_checked" if result.judgment == "inaccessible" else result.judgment
+        return dataclasses.replace(result, judgment=judgment, per_citation=per)
 
     def elsewhere(
         self, result: StatementJudgment, sources: Mapping[str, SourceResult], cited_by: Mapping[str, Citation]
     ) -> StatementJudgment:
+        if result.judgment == "not_checked" and result.statement.language not in self.languages:
+            return result
         # The model that judged the statement looks for it elsewhere too: one scale per statement.
         config = next((c for c in self.configs if c.name == result.model), self.configs[0])
-        return self.judge_for(config).elsewhere(result, sources, cited_by)
+        return self.judge_for(config).elsewhere(result, self._by_language(sources)[0], cited_by)
+
+    @property
+    def languages(self) -> frozenset[str]:
+        return frozenset(language for c in self.configs for language in c.languages)
+
+    def _by_language(
+        self, sources: Mapping[str, SourceResult]
+    ) -> tuple[dict[str, SourceResult], dict[str, str]]:
+        """The sources a model reads, and why each of the others was not checked."""
+        read: dict[str, SourceResult] = {}
+        unread: dict[str, str] = {}
+        for url, source in sources.items():
+            if source.document is not None and source.document.language not in self.languages:
+                unread[url] = self._not_read("the page", source.document.language)
+            else:
+                read[url] = source
+        return read, unread
+
+    def _not_read(self, what: str, language: str) -> str:
+        names = sorted({NAMES.get(code, code) for code in self.languages}, key=lambda n: n != "English")
+        readable = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+        return f"{what} is in {NAMES.get(language, language)}; CiteLens reads {readable}"
 
     def judge_for(self, config: ModelConfig) -> Judge:
         """The model's Judge, loaded on first use."""

@@ -19,11 +19,30 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
-__all__ = ["DETECTED", "Lexicon", "detect_language", "lexicon"]
+__all__ = ["DETECTED", "NAMES", "Lexicon", "detect_language", "lexicon"]
 
-# The languages told apart. More than the models cover, so that a German page is not read as
-# French or English just because those were the only choices.
-DETECTED = ("en", "fr", "de", "es", "it", "nl", "pt")
+# The languages told apart. More than the models cover, so that a German or Japanese page is not
+# read as French or English just because those were the only choices (judges.py then says it was
+# not checked).
+DETECTED = ("en", "fr", "de", "es", "it", "nl", "pt", "pl", "cs", "sv", "tr", "ru", "ar", "zh", "ja", "ko")
+NAMES = {
+    "en": "English",
+    "fr": "French",
+    "de": "German",
+    "es": "Spanish",
+    "it": "Italian",
+    "nl": "Dutch",
+    "pt": "Portuguese",
+    "pl": "Polish",
+    "cs": "Czech",
+    "sv": "Swedish",
+    "tr": "Turkish",
+    "ru": "Russian",
+    "ar": "Arabic",
+    "zh": "Chinese",
+    "ja": "Japanese",
+    "ko": "Korean",
+}
 _DEFAULT = "en"
 _MIN_CONFIDENCE = 0.9
 _MIN_LETTERS = 20

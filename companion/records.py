@@ -37,12 +37,17 @@ __all__ = [
     "Window",
 ]
 
-Judgment = Literal["complete_support", "partial_support", "no_support", "inaccessible", "no_citation"]
+Judgment = Literal[
+    "complete_support", "partial_support", "no_support", "inaccessible", "not_checked", "no_citation"
+]
 JUDGMENTS: tuple[Judgment, ...] = (
     "complete_support",
     "partial_support",
     "no_support",
     "inaccessible",
+    # The statement or its page is in a language no shipped model reads (judges.py): never judged
+    # by a model and rules made for another language.
+    "not_checked",
     "no_citation",
 )
 

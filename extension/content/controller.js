@@ -141,7 +141,7 @@
 
     countsSoFar() {
       /** @type {Record<string, number>} */
-      const counts = { complete_support: 0, partial_support: 0, no_support: 0, inaccessible: 0, no_citation: 0 };
+      const counts = { complete_support: 0, partial_support: 0, no_support: 0, inaccessible: 0, not_checked: 0, no_citation: 0 };
       for (const line of this.lines.values()) counts[line.judgment] = (counts[line.judgment] || 0) + 1;
       return counts;
     }

@@ -82,7 +82,7 @@
         reason:
           source.status === 'inaccessible'
             ? source.reason || 'unavailable'
-            : judged && judged.judgment === 'inaccessible'
+            : judged && (judged.judgment === 'inaccessible' || judged.judgment === 'not_checked')
               ? judged.reason || 'unavailable'
               : '',
         quotes: ((judged && judged.evidence) || []).slice(0, 2).map((e) => ({
@@ -97,7 +97,7 @@
     );
     const kind = CL.overlay.kindOf(line);
     const shownSources =
-      kind === 'no_citation' ? [] : kind === 'inaccessible' ? list.filter((s) => s.reason) : supportive.length && kind !== 'contradicted' ? supportive : list;
+      kind === 'no_citation' ? [] : kind === 'inaccessible' || kind === 'not_checked' ? list.filter((s) => s.reason) : supportive.length && kind !== 'contradicted' ? supportive : list;
     return {
       index: line.index,
       judgment: line.judgment,

@@ -49,6 +49,7 @@
     if (judgment === 'partial_support') return t('source_supports_part');
     if (judgment === 'no_support') return t('source_does_not_support');
     if (judgment === 'inaccessible') return t('source_could_not_be_read');
+    if (judgment === 'not_checked') return t('source_not_checked');
     return '';
   }
 
@@ -181,7 +182,8 @@
       this.add(head, 'span', '', t('card_source', source.n));
       const host = CL.overlay.hostOf(source.url);
       this.add(head, 'span', 'source-host', source.title ? `${host} — ${source.title}` : host);
-      const verdict = source.reason ? t('source_could_not_be_read_why', source.reason) : refutes ? t('source_says_otherwise') : verdictWords(source.judgment);
+      const why = () => (source.judgment === 'not_checked' ? t('source_not_checked_why', source.reason) : t('source_could_not_be_read_why', source.reason));
+      const verdict = source.reason ? why() : refutes ? t('source_says_otherwise') : verdictWords(source.judgment);
       if (verdict) {
         this.add(box, 'div', '', source.irrelevant ? t('source_not_needed', verdict) : verdict);
       }

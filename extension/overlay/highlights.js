@@ -8,7 +8,7 @@
 'use strict';
 (function (CL) {
   const PREFIX = 'citelens-';
-  const NAMES = ['complete_support', 'partial_support', 'no_support', 'inaccessible', 'no_citation', 'contradicted', 'evidence'];
+  const NAMES = ['complete_support', 'partial_support', 'no_support', 'inaccessible', 'not_checked', 'no_citation', 'contradicted', 'evidence'];
   // Overlaps resolve to the higher priority: a shown quote over a verdict, a contradiction over its judgment.
   const PRIORITY = { contradicted: 1, evidence: 2 };
 

@@ -45,6 +45,12 @@
       verdict: (/** @type {string} */ sources) => t('verdict_inaccessible', sources),
       details: true,
     },
+    not_checked: {
+      icon: '–',
+      get word() { return t('badge_not_checked'); },
+      verdict: (/** @type {string} */ sources) => t('verdict_not_checked', sources),
+      details: true,
+    },
     no_citation: {
       icon: '?',
       get word() { return t('badge_no_citation'); },
@@ -54,7 +60,7 @@
   });
 
   /** The verdicts the summary lists for the reader to look at, most serious first in meaning. */
-  const ATTENTION_KINDS = Object.freeze(['contradicted', 'no_support', 'partial_support', 'inaccessible']);
+  const ATTENTION_KINDS = Object.freeze(['contradicted', 'no_support', 'partial_support', 'inaccessible', 'not_checked']);
 
   /** @param {{judgment: string, contradicted?: boolean}} result */
   function kindOf(result) {
@@ -107,6 +113,7 @@
     if (n('no_support')) parts.push(plural(n('no_support'), 'counts_not_supported_one', 'counts_not_supported_other', n('no_support')));
     if (contradicted) parts.push(plural(contradicted, 'counts_contradicted_one', 'counts_contradicted_other', contradicted));
     if (n('inaccessible')) parts.push(plural(n('inaccessible'), 'counts_inaccessible_one', 'counts_inaccessible_other', n('inaccessible')));
+    if (n('not_checked')) parts.push(plural(n('not_checked'), 'counts_not_checked_one', 'counts_not_checked_other', n('not_checked')));
     if (n('no_citation')) parts.push(plural(n('no_citation'), 'counts_without_citation_one', 'counts_without_citation_other', n('no_citation')));
     return parts.join(' · ');
   }

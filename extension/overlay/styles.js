@@ -19,6 +19,7 @@
     no_support: { background: '#fee2e2', border: '#b91c1c', text: '#7f1d1d' },
     contradicted: { background: '#fae8ff', border: '#a21caf', text: '#701a75' },
     inaccessible: { background: '#f1f5f9', border: '#475569', text: '#1e293b', style: 'dashed' },
+    not_checked: { background: '#f8fafc', border: '#475569', text: '#1e293b', style: 'dashed' },
     no_citation: { background: '#f8fafc', border: '#64748b', text: '#334155', style: 'dotted' },
   });
 

@@ -5,7 +5,7 @@
  */
 
 /**
- * @typedef {'complete_support'|'partial_support'|'no_support'|'inaccessible'|'no_citation'} Judgment
+ * @typedef {'complete_support'|'partial_support'|'no_support'|'inaccessible'|'not_checked'|'no_citation'} Judgment
  */
 
 /**

@@ -100,6 +100,22 @@ test("a sentence cited by its paragraph's link says so in its card; its own mark
   overlay.destroy();
 });
 
+test('a sentence in a language CiteLens does not read says so, with the reason, in its badge and card', () => {
+  const { document, overlay } = overlayOn('<!doctype html><body><p id="s">Der Turm ist 330 Meter hoch.</p></body>');
+  const why = 'the answer is in German; CiteLens reads English and French';
+  const range = document.createRange();
+  range.selectNodeContents(document.getElementById('s'));
+  overlay.show(0, [range], {
+    index: 0, judgment: 'not_checked', kind: 'not_checked', text: 'Der Turm ist 330 Meter hoch.', unsupported: [], supportingSources: [1], citedBy: 'marker',
+    sources: [{ n: 1, url: 'https://de.example/turm', title: '', judgment: 'not_checked', irrelevant: false, reason: why, quotes: [] }],
+  });
+  const root = overlay.host.shadowRoot;
+  assert.equal(root.querySelector('.badge').getAttribute('aria-label'), 'Sentence 1: not checked against source 1 (language) — show details');
+  overlay.openCard(0, 'click');
+  assert.match(root.querySelector('.card').textContent, /was not checked \(the answer is in German; CiteLens reads English and French\)/);
+  overlay.destroy();
+});
+
 test('the summary bar says what citation recall and precision were computed over', () => {
   const { overlay } = overlayOn();
   const bar = overlay.host.shadowRoot.querySelector('.bar');

@@ -14,11 +14,12 @@ test('badge names say the sentence, the verdict, the sources and what pressing d
   assert.equal(O.badgeLabel(3, 'contradicted', [3]), 'Sentence 4: contradicted by source 3 — show evidence');
   assert.equal(O.badgeLabel(4, 'inaccessible', [4]), 'Sentence 5: could not read source 4 — show details');
   assert.equal(O.badgeLabel(5, 'no_citation', []), 'Sentence 6: no citation');
+  assert.equal(O.badgeLabel(6, 'not_checked', [1]), 'Sentence 7: not checked against source 1 (language) — show details');
   assert.equal(O.badgeLabel(1, 'no_support', [2], { found: [{ label: '[4]' }] }), 'Sentence 2: not supported by source 2; found in [4] — show evidence');
 });
 
 test('every kind has an icon and a word, not colour alone', () => {
-  for (const kind of ['complete_support', 'partial_support', 'no_support', 'contradicted', 'inaccessible', 'no_citation']) {
+  for (const kind of ['complete_support', 'partial_support', 'no_support', 'contradicted', 'inaccessible', 'not_checked', 'no_citation']) {
     assert.ok(O.KINDS[kind].icon && O.KINDS[kind].word, kind);
   }
   assert.equal(O.kindOf({ judgment: 'no_support', contradicted: true }), 'contradicted');
@@ -29,6 +30,7 @@ test('the summary sentence names every non-zero count', () => {
   const counts = { complete_support: 9, partial_support: 2, no_support: 0, inaccessible: 1, no_citation: 2 };
   assert.equal(O.countsPhrase(counts, 0), '9 of 14 sentences fully supported · 2 partly · 1 inaccessible · 2 without citation');
   assert.equal(O.countsPhrase({ complete_support: 1 }, 0), '1 of 1 sentence fully supported');
+  assert.equal(O.countsPhrase({ complete_support: 1, not_checked: 2 }, 0), '1 of 3 sentences fully supported · 2 not checked (language)');
   assert.equal(O.countsPhrase({ complete_support: 0, no_support: 2 }, 1), '0 of 2 sentences fully supported · 2 not supported · 1 contradicted');
 });
 

@@ -65,6 +65,16 @@ test('a statement line becomes the view the overlay shows', () => {
   assert.deepEqual(dead.supportingSources, [5]);
   assert.equal(dead.sources[0].reason, 'http 404');
 
+  // A page in a language no model reads: the companion's reason is what the card shows.
+  const why = 'the page is in German; CiteLens reads English and French';
+  const german = plain(C.statementView({
+    ...line, judgment: 'not_checked',
+    per_citation: [{ ...line.per_citation[0], judgment: 'not_checked', score: 0, evidence: [], reason: why }],
+  }, request, new Map([['https://sources.example/articles/eiffel-visits.html', { status: 'ok' }]])));
+  assert.equal(german.kind, 'not_checked');
+  assert.deepEqual(german.sources.map((s) => [s.judgment, s.reason]), [['not_checked', why]]);
+  assert.deepEqual(german.supportingSources, [german.sources[0].n]);
+
   const built = plain(C.statementView({ ...line, per_citation: [{ ...line.per_citation[0], evidence: [{ ...line.per_citation[0].evidence[0], fragment_url: '' }] }] }, request, sources));
   assert.equal(built.sources[0].quotes[0].href, 'https://sources.example/articles/eiffel-visits.html#:~:text=The%20tower%20is%20repainted%20every%20seven%20years.');
 

@@ -1,0 +1,102 @@
+"""Answers and pages in a language no shipped model reads are "not checked", never judged by the
+English model with English rules (issue 26, item 6)."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.config import Settings
+from tests.conftest import free_port
+
+PAGES = {
+    "https://de.example/turm": (
+        "de",
+        "Der Eiffelturm wurde zwischen 1887 und 1889 als Eingangsportal der Weltausstellung in Paris "
+        "errichtet. Er ist 330 Meter hoch und besteht aus Puddeleisen. Jedes Jahr besuchen ihn "
+        "ungefähr sieben Millionen Menschen.",
+    ),
+    "https://es.example/torre": (
+        "es",
+        "La Torre Eiffel se construyó entre 1887 y 1889 como entrada a la Exposición Universal de "
+        "París. Mide 330 metros de altura y está hecha de hierro pudelado. Cada año la visitan unos "
+        "siete millones de personas.",
+    ),
+    "https://ja.example/tower": (
+        "ja",
+        "エッフェル塔は1887年から1889年にかけて、パリ万国博覧会の入口として建設されました。"
+        "高さは330メートルで、錬鉄で作られています。毎年およそ700万人が訪れます。",
+    ),
+    "https://en.example/tower": (
+        "en",
+        "The Eiffel Tower was built between 1887 and 1889 as the entrance to the 1889 World's Fair in "
+        "Paris. It is 330 metres tall and made of puddled iron. About seven million people visit it "
+        "every year.",
+    ),
+}
+ANSWERS = {
+    "de": "Der Eiffelturm wurde zwischen 1887 und 1889 für die Weltausstellung gebaut.",
+    "es": "La Torre Eiffel se construyó entre 1887 y 1889 para la Exposición Universal.",
+    "ja": "エッフェル塔は1887年から1889年にかけて万国博覧会のために建設されました。",
+    "en": "The Eiffel Tower was built between 1887 and 1889 for the World's Fair.",
+}
+NAMES = {"de": "German", "es": "Spanish", "ja": "Japanese"}
+
+
+def _html(language: str, text: str) -> str:
+    return f"<html lang='{language}'><body><article><h1>Tower</h1><p>{text}</p></article></body></html>"
+
+
+def _body(answer: str, urls: list[str]) -> dict:
+    return {
+        "answer": {"text": answer},
+        "citations": [
+            {"id": f"c{i}", "marker": str(i), "url": url, "offset": len(answer)}
+            for i, url in enumerate(urls, 1)
+        ],
+        "sources": {url: {"html": _html(*PAGES[url])} for url in urls},
+    }
+
+
+@pytest.fixture
+async def companion(start_companion, tmp_path):
+    # Both shipped models: English, and the multilingual one for French (and English).
+    return await start_companion(Settings(port=free_port(), state_dir=tmp_path / "state"))
+
+
+@pytest.mark.parametrize(
+    ("language", "url"),
+    [("de", "https://de.example/turm"), ("es", "https://es.example/torre"), ("ja", "https://ja.example/tower")],
+)
+async def test_an_answer_in_a_language_no_model_reads_is_not_checked(companion, language, url):
+    result = await (await companion.post("/v1/verify", _body(ANSWERS[language], [url]))).json()
+    [statement] = result["statements"]
+    assert statement["language"] == language
+    assert statement["judgment"] == "not_checked"
+    [citation] = statement["per_citation"]
+    assert citation["judgment"] == "not_checked"
+    assert citation["reason"] == f"the answer is in {NAMES[language]}; CiteLens reads English and French"
+    summary = result["summary"]
+    assert summary["counts"]["not_checked"] == 1 and summary["counts"]["complete_support"] == 0
+    assert summary["citation_recall"] is None and summary["citation_precision"] is None
+
+
+async def test_an_english_claim_citing_only_a_german_page_is_not_checked(companion):
+    body = _body(ANSWERS["en"], ["https://de.example/turm"])
+    result = await (await companion.post("/v1/verify", body)).json()
+    [statement] = result["statements"]
+    assert statement["judgment"] == "not_checked"
+    reason = statement["per_citation"][0]["reason"]
+    assert reason == "the page is in German; CiteLens reads English and French"
+    assert not statement["found_elsewhere"]
+
+
+async def test_a_page_in_an_unread_language_beside_a_readable_one_is_set_aside(companion):
+    body = _body(ANSWERS["en"], ["https://en.example/tower", "https://ja.example/tower"])
+    result = await (await companion.post("/v1/verify", body)).json()
+    [statement] = result["statements"]
+    by_url = {pc["url"]: pc for pc in statement["per_citation"]}
+    assert by_url["https://ja.example/tower"]["judgment"] == "not_checked"
+    assert by_url["https://en.example/tower"]["judgment"] != "not_checked"
+    assert statement["judgment"] != "not_checked"  # judged on the page it can read
+    # ALCE's precision counts the citation that was read, not the one set aside.
+    assert result["summary"]["computed_over"]["citations"] == 1
