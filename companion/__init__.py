@@ -9,5 +9,5 @@ __all__ = ["JUDGE_CODE", "__version__"]
 # Both written by scripts/release.py (docs/releasing.md): the release, bumped with every change of
 # what the companion outputs, and the fingerprint of the judging code it was made from
 # (companion.versions; tests/companion/test_versions.py holds the two together).
-__version__ = "0.3.0"
-JUDGE_CODE = "7df3ee0339daa9ba"
+__version__ = "0.3.1"
+JUDGE_CODE = "8f059fda0da81a85"

@@ -4,6 +4,7 @@ citelens serve [--port 8765] [--allow-private HOST:PORT] [--model DIR]
 citelens token [--rotate]
 citelens pair [CODE] [--port 8765]
 citelens verify request.json | - | --example  [--json] [--audit out.json]
+citelens audit-batch INPUT --out DIR [--ray ADDRESS]   (many answers: cards, summary.csv, report.html)
 citelens doctor
 citelens service install [--port 8765] [--allow-origin ORIGIN] | uninstall   (start at login)
 """
@@ -28,6 +29,7 @@ from typing import Any
 from aiohttp import web
 
 from . import __version__, service
+from .batch import BatchOptions, run_batch
 from .capture import parse_request
 from .config import DEFAULT_PORT, Settings, config_dir
 from .cpu import compute_facts
@@ -307,6 +309,40 @@ def _pct(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.2f}"
 
 
+# --- audit-batch -------------------------------------------------------------------------------
+
+
+def audit_batch(settings: Settings, args: argparse.Namespace) -> int:
+    """Runs companion.batch (or companion.batch_ray with --ray) and says where the outputs are."""
+    options = BatchOptions(in_flight=max(1, args.in_flight))
+    try:
+        if args.ray:
+            from .batch_ray import run_on_ray  # ray is an optional extra: imported only when asked for
+
+            stats = run_on_ray(settings, args.input, args.out, args.ray, options, actors=args.actors)
+        else:
+            stats = asyncio.run(run_batch(settings, args.input, args.out, options))
+    except KeyboardInterrupt:
+        print(
+            f"\nstopped: {args.out / 'journal.sqlite3'} keeps every answer judged so far; run the same "
+            "command again to go on",
+            file=sys.stderr,
+        )
+        return 130
+    except ModuleNotFoundError as exc:
+        if exc.name != "ray":
+            raise
+        print("citelens: --ray needs Ray: pip install 'citelens[ray]'", file=sys.stderr)
+        return 1
+    print(
+        f"{stats.total} lines: {stats.judged} answers judged in this run, {stats.recorded_before} already "
+        f"in the journal, {stats.malformed} malformed, {stats.failed} failed (tried again next run)"
+    )
+    for name, path in stats.outputs.items():
+        print(f"  {name:12} {path}")
+    return 1 if stats.failed else 0
+
+
 # --- doctor ------------------------------------------------------------------------------------
 
 
@@ -434,6 +470,20 @@ def _parser() -> argparse.ArgumentParser:
     verify.add_argument("--example", action="store_true", help="check the bundled example answer (offline)")
     verify.add_argument("--json", action="store_true", help="print the machine-readable result")
     verify.add_argument("--audit", type=Path, metavar="OUT.json", help="also write the audit export here")
+    batch = sub.add_parser(
+        "audit-batch", parents=[common], help="audit many answers: a card each, summary.csv, report.html"
+    )
+    batch.add_argument("input", type=Path, help="a JSON Lines file of /v1/verify bodies, or a folder of them")
+    batch.add_argument("--out", type=Path, required=True, metavar="DIR", help="where the cards and report go")
+    batch.add_argument(
+        "--in-flight",
+        type=int,
+        default=BatchOptions().in_flight,
+        metavar="N",
+        help="answers checked at once in one process (default %(default)s)",
+    )
+    batch.add_argument("--ray", metavar="ADDRESS", help="run on this Ray cluster (HOST:PORT or auto)")
+    batch.add_argument("--actors", type=int, metavar="N", help="Ray actors (default: one per cluster CPU)")
     doc = sub.add_parser("doctor", parents=[common], help="say what is wrong and how to fix it")
     doc.add_argument("--port", type=int, default=DEFAULT_PORT)
     svc = sub.add_parser("service", help="start the companion at login (systemd user unit, LaunchAgent)")
@@ -479,6 +529,8 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.command == "doctor":
             return doctor(settings)
+        if args.command == "audit-batch":
+            return audit_batch(settings, args)
         body = _read_request(args.request, args.example)
         result, audit = asyncio.run(_verify(settings, body))
     except RequestInvalid as exc:

@@ -6,16 +6,22 @@
   stops decompression bombs), only text content types and PDFs (under their own, larger cap) are
   read, no cookies, no proxy from the environment, an honest User-Agent, and per-host connection
   limits.
+- A 429 or 503 with `Retry-After` is waited out and asked again once, when the wait fits in the
+  fetch's time budget; until then every other fetch from that host waits too (or is refused at
+  once, with the site's own wait, when it would not fit), so a batch audit does not keep knocking.
 - A page that cannot be had becomes SourceUnavailable with a reason a reader understands.
 """
 
 from __future__ import annotations
 
 import asyncio
+import datetime
+import email.utils
 import errno
 import socket
+import time
 from types import TracebackType
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 import aiohttp
 from aiohttp.abc import AbstractResolver, ResolveResult
@@ -47,6 +53,10 @@ _STATUS_REASONS = {
 # Refusals of an automated reader that a person's browser, with its cookies and subscription,
 # often gets past (docs/api.md: browser_may_read). 404, 410 and 5xx say the same to everyone.
 _BROWSER_MAY_READ_STATUSES = frozenset({401, 402, 403, 429})
+# RFC 9110 §10.2.3: the statuses whose Retry-After asks a client to come back later.
+_RETRY_STATUSES = frozenset({429, 503})
+# Hosts remembered as "not before" at once: past it the ones whose wait is over are dropped.
+_BACKOFF_HOSTS = 1024
 
 
 class _Refused(OSError):
@@ -84,6 +94,8 @@ class PageFetcher:
         self._limits = limits
         self._policy = policy
         self._session: aiohttp.ClientSession | None = None
+        # host → (monotonic time before which it asked not to be asked again, the status that said so).
+        self._not_before: dict[str, tuple[float, int]] = {}
 
     @property
     def policy(self) -> AddressPolicy:
@@ -150,19 +162,35 @@ class PageFetcher:
 
     async def _follow(self, url: str) -> Fetched:
         assert self._session is not None, "use PageFetcher in `async with`"
+        deadline = time.monotonic() + self._limits.total_timeout_s
         current = url
-        for _ in range(self._limits.max_redirects + 1):
+        retried = False
+        hops = 0
+        while hops <= self._limits.max_redirects:
             self._policy.check_url(current)
+            await self._wait_for_host(current, deadline)
             async with self._session.get(current, allow_redirects=False) as response:
                 if response.status in (301, 302, 303, 307, 308):
                     location = response.headers.get("Location")
                     if not location:
                         raise SourceUnavailable(f"http {response.status} without a Location")
                     current = urljoin(current, location)
+                    hops += 1
                     continue
                 if response.status >= 400:
                     if response.status in _CHALLENGE_STATUSES and await self._is_bot_check(response):
                         raise SourceUnavailable(BLOCKED, browser_may_read=True)
+                    wait = _retry_after(response) if response.status in _RETRY_STATUSES else None
+                    if wait is not None:
+                        self._back_off(current, wait, response.status)
+                        if not retried and self._fits(wait, deadline):
+                            retried = True
+                            continue  # asked again once, after the wait (_wait_for_host)
+                        raise SourceUnavailable(
+                            f"http {response.status} (the site asked to wait {wait:.0f} s before "
+                            "asking again)",
+                            browser_may_read=response.status in _BROWSER_MAY_READ_STATUSES,
+                        )
                     raise SourceUnavailable(
                         _STATUS_REASONS.get(response.status, f"http {response.status}"),
                         browser_may_read=response.status in _BROWSER_MAY_READ_STATUSES,
@@ -192,6 +220,31 @@ class PageFetcher:
                     charset=response.charset,
                 )
         raise SourceUnavailable("too many redirects")
+
+    def _fits(self, wait: float, deadline: float) -> bool:
+        """Whether a wait leaves time for the request itself within the fetch's budget."""
+        return time.monotonic() + wait + self._limits.connect_timeout_s <= deadline
+
+    def _back_off(self, url: str, wait: float, status: int) -> None:
+        host = urlsplit(url).netloc.lower()
+        now = time.monotonic()
+        if len(self._not_before) >= _BACKOFF_HOSTS:
+            self._not_before = {h: v for h, v in self._not_before.items() if v[0] > now}
+        until = max(self._not_before.get(host, (0.0, status))[0], now + wait)
+        self._not_before[host] = (until, status)
+
+    async def _wait_for_host(self, url: str, deadline: float) -> None:
+        """Waits out a Retry-After the host gave to any fetch; refuses when it would not fit."""
+        until, status = self._not_before.get(urlsplit(url).netloc.lower(), (0.0, 0))
+        wait = until - time.monotonic()
+        if wait <= 0:
+            return
+        if not self._fits(wait, deadline):
+            raise SourceUnavailable(
+                f"http {status} (the site asked to wait {wait:.0f} s before asking again)",
+                browser_may_read=status in _BROWSER_MAY_READ_STATUSES,
+            )
+        await asyncio.sleep(wait)
 
     async def _is_bot_check(self, response: aiohttp.ClientResponse) -> bool:
         """Whether a refusal is a bot check (Cloudflare says so in a header; others in the page)."""
@@ -239,6 +292,22 @@ async def check_browser_address(url: str, policy: AddressPolicy, timeout_s: floa
     except (OSError, asyncio.TimeoutError):
         return
     policy.filter([str(info[4][0]) for info in infos], target)
+
+
+def _retry_after(response: aiohttp.ClientResponse) -> float | None:
+    """Retry-After in seconds (delta-seconds or an HTTP date), or None when absent or unreadable."""
+    value = response.headers.get("Retry-After", "").strip()
+    if not value:
+        return None
+    if value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=datetime.timezone.utc)
+    return max(0.0, (when - datetime.datetime.now(datetime.timezone.utc)).total_seconds())
 
 
 async def _peek(response: aiohttp.ClientResponse) -> bytes:

@@ -73,7 +73,7 @@ class Judges:
         """The statement judged by its model; `not_checked` where its language, or that of every
         readable page it cites, is one no model reads: a German claim judged by the English model
         and rules would look checked and mean nothing."""
-        if statement.language not in self.languages:
+        if statement.language not in self.languages and statement.citations:
             reason = self._not_read("the answer", statement.language)
             first: dict[str, Citation] = {}  # one judgment per cited page, as judge.py gives
             for c in statement.citations:

@@ -19,7 +19,12 @@ from typing import Any
 
 from .records import PageInfo
 
-__all__ = ["HeldResult", "Results"]
+__all__ = ["HeldResult", "Results", "judged_now"]
+
+
+def judged_now() -> str:
+    """A card's `judged_at`: ISO 8601 UTC to the second, as /v1/audit and audit-batch write it."""
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,12 +48,7 @@ class Results:
         return "r_" + secrets.token_urlsafe(12)
 
     def put(self, result_id: str, page: PageInfo, result: dict[str, Any]) -> HeldResult:
-        held = HeldResult(
-            result_id,
-            page,
-            result,
-            datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z"),
-        )
+        held = HeldResult(result_id, page, result, judged_now())
         with self._lock:
             self._expire()
             self._held[result_id] = (self._clock(), held)

@@ -11,7 +11,7 @@ python3 -m venv .venv
 find_links=(); [[ -d /opt/wheels ]] && find_links=(--find-links /opt/wheels)
 .venv/bin/python -m pip install -q --upgrade pip
 if (( dev )); then
-  .venv/bin/python -m pip install -q "${find_links[@]}" -e ".[test,train,export]"
+  .venv/bin/python -m pip install -q "${find_links[@]}" -e ".[test,train,export,ray]"
 else
   .venv/bin/python -m pip install -q "${find_links[@]}" .
 fi

@@ -44,6 +44,7 @@
       this.finished = false;
       this.overlay = new CL.overlay.Overlay(document, {
         onExport: () => exportAudit(this),
+        onSaveForBatch: () => saveForBatch(this),
         onClose: () => clear(true),
         onOptions: () => api.runtime.sendMessage({ type: MSG.OPEN_OPTIONS }),
         onReadInBrowser: () => void this.readInBrowser(),
@@ -287,6 +288,16 @@
     } finally {
       run.overlay.bar.exporting(false);
     }
+  }
+
+  /**
+   * The answer as it was sent to the companion, one line of JSON: `citelens audit-batch` reads
+   * files of such lines and gives each the card /v1/audit would (docs/batch.md). @param {Run} run
+   */
+  function saveForBatch(run) {
+    const name = CL.content.batchFileName(location.href, new Date());
+    CL.content.saveJsonLine(run.overlay.layer, name, run.request);
+    run.overlay.bar.status(t('batch_saved', name));
   }
 
   /**

@@ -114,11 +114,24 @@
 
   /** citelens-audit-<host>-<yyyymmdd-hhmm>.json, local time. @param {string} url @param {Date} when */
   function auditFileName(url, when) {
-    const host = new URL(url).hostname.replace(/[^a-z0-9.-]/gi, '_') || 'page';
-    const two = (/** @type {number} */ n) => String(n).padStart(2, '0');
-    const stamp = `${when.getFullYear()}${two(when.getMonth() + 1)}${two(when.getDate())}-${two(when.getHours())}${two(when.getMinutes())}`;
-    return `citelens-audit-${host}-${stamp}.json`;
+    return `citelens-audit-${fileStamp(url, when)}.json`;
   }
 
-  CL.content = Object.assign(CL.content || {}, { buildRequest, sourceNumbers, statementView, auditFileName, pageOf });
+  /**
+   * The file "Save this answer for a batch audit" writes: one /v1/verify body on one line, so
+   * that files can be joined (`cat *.jsonl`) into the INPUT of `citelens audit-batch`.
+   * @param {string} url @param {Date} when
+   */
+  function batchFileName(url, when) {
+    return `citelens-batch-${fileStamp(url, when)}.jsonl`;
+  }
+
+  /** "host-YYYYMMDD-HHMM", local time. @param {string} url @param {Date} when */
+  function fileStamp(url, when) {
+    const host = new URL(url).hostname.replace(/[^a-z0-9.-]/gi, '_') || 'page';
+    const two = (/** @type {number} */ n) => String(n).padStart(2, '0');
+    return `${host}-${when.getFullYear()}${two(when.getMonth() + 1)}${two(when.getDate())}-${two(when.getHours())}${two(when.getMinutes())}`;
+  }
+
+  CL.content = Object.assign(CL.content || {}, { buildRequest, sourceNumbers, statementView, auditFileName, batchFileName, pageOf });
 })((globalThis.CiteLens ??= {}));

@@ -14,7 +14,7 @@
   class Overlay {
     /**
      * @param {Document} doc
-     * @param {{onExport: () => void, onClose: () => void, onOptions: () => void, onReadInBrowser?: () => void}} actions
+     * @param {{onExport: () => void, onClose: () => void, onOptions: () => void, onReadInBrowser?: () => void, onSaveForBatch?: () => void}} actions
      */
     constructor(doc, actions) {
       const O = CL.overlay;

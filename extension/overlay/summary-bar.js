@@ -12,11 +12,12 @@
     /**
      * @param {ShadowRoot|Element} layer
      * @param {{onExport: () => void, onClose: () => void, onOptions: () => void,
-     *   onReadInBrowser?: () => void,
+     *   onReadInBrowser?: () => void, onSaveForBatch?: () => void,
      *   attention?: () => {index: number, kind: string, label: string, text: string}[],
      *   jump?: (index: number, from: HTMLElement) => void}} actions  attention: the sentences the
      *   reader should look at; jump: go to one and open its card; onReadInBrowser: the reader
-     *   asked to read the sources that turned the companion away through their browser
+     *   asked to read the sources that turned the companion away through their browser;
+     *   onSaveForBatch: save the request body for `citelens audit-batch`
      */
     constructor(layer, actions) {
       this.doc = /** @type {Document} */ (layer.ownerDocument);
@@ -71,6 +72,7 @@
         parts.push(this.span('via-browser', plural(n, 'summary_read_by_browser_one', 'summary_read_by_browser_other', n)));
       }
       const buttons = [this.button(t('summary_export'), 'export', this.actions.onExport)];
+      if (this.actions.onSaveForBatch) buttons.push(this.button(t('summary_save_batch'), 'save-batch', this.actions.onSaveForBatch));
       const hosts = summary.browserReadable || [];
       if (hosts.length && this.actions.onReadInBrowser) {
         const why = this.span('browser-note', t('summary_browser_note', hosts.join(', ')));

@@ -100,3 +100,10 @@ async def test_a_page_in_an_unread_language_beside_a_readable_one_is_set_aside(c
     assert statement["judgment"] != "not_checked"  # judged on the page it can read
     # ALCE's precision counts the citation that was read, not the one set aside.
     assert result["summary"]["computed_over"]["citations"] == 1
+
+
+async def test_a_sentence_citing_nothing_is_without_citation_in_any_language(companion):
+    answer = "Der Eiffelturm steht seit mehr als hundert Jahren in Paris. " + ANSWERS["de"]
+    result = await (await companion.post("/v1/verify", _body(answer, ["https://de.example/turm"]))).json()
+    assert result["statements"][0]["language"] == "de"
+    assert [s["judgment"] for s in result["statements"]] == ["no_citation", "not_checked"]

@@ -122,6 +122,7 @@ async def test_stream_judges_every_case(bees):
         "partial_support": 1,
         "no_support": 1,
         "inaccessible": 1,
+        "not_checked": 0,
         "no_citation": 1,
     }
     assert summary["citation_recall"] == pytest.approx(5 / 7, abs=1e-3)

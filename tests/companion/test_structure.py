@@ -14,7 +14,12 @@ PURE = {
     "segment", "retrieve", "claims", "reading", "combiner", "evidence", "alce", "judge", "extract",
     "capture", "urls", "weburl", "addresses", "records", "export", "utf16",
 }
-ONLY = {"onnxruntime": {"infer"}, "aiohttp": {"fetch", "server", "cli"}, "sqlite3": {"cache"}}
+ONLY = {
+    "onnxruntime": {"infer"},
+    "aiohttp": {"fetch", "server", "cli"},
+    "sqlite3": {"cache", "journal"},
+    "ray": {"batch_ray"},
+}
 
 
 def imports_of(module: str) -> set[str]:

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import aiohttp
 import pytest
+from aiohttp import web
 
 from companion.addresses import AddressPolicy
 from companion.cache import PageCache
@@ -533,3 +534,55 @@ async def test_cli_allow_private_admits_only_that_address(
     assert sources[decoy.url("/good/colony")]["reason"].startswith("blocked address")
     assert sources[f"http://[::1]:{site.port}/good/colony"]["reason"].startswith("blocked address")
     assert sum(decoy.hits.values()) == 0 and site.hits["/good/colony"] == 0
+
+
+# --- Retry-After (issue 28): a polite fetcher waits when a site asks it to ---------------------
+
+
+def _rate_limited_app(hits: dict[str, int]) -> web.Application:
+    async def limited(request: web.Request) -> web.Response:
+        hits[request.path] = hits.get(request.path, 0) + 1
+        wait = request.match_info["wait"]
+        if hits[request.path] == 1 or wait == "always":
+            retry = "120" if wait == "always" else wait
+            if wait == "date":
+                retry = time.strftime("%a, %d %b %Y %H:%M:%S GMT", time.gmtime(time.time() + 2))
+            return web.Response(status=429, headers={"Retry-After": retry}, text="wait")
+        return web.Response(
+            text="<html><body><article><p>The waggle dance tells other bees where the flowers are, "
+            "and how far away they lie.</p></article></body></html>",
+            content_type="text/html",
+        )
+
+    app = web.Application()
+    app.router.add_get("/limited/{wait}/{name}", limited)
+    return app
+
+
+@pytest.mark.parametrize("wait", ["1", "date"])
+async def test_retry_after_is_waited_out_and_the_page_asked_again_once(wait: str):
+    hits: dict[str, int] = {}
+    async with serve_app(_rate_limited_app(hits)) as port:
+        result, took = await load(f"http://127.0.0.1:{port}/limited/{wait}/a", {f"127.0.0.1:{port}"})
+    assert result.ok, result.reason
+    assert hits == {f"/limited/{wait}/a": 2}
+    assert took >= 0.9  # it waited as asked, before asking again
+
+
+async def test_a_wait_past_the_budget_is_reported_and_the_host_left_alone_meanwhile():
+    hits: dict[str, int] = {}
+    async with serve_app(_rate_limited_app(hits)) as port:
+        allow = {f"127.0.0.1:{port}"}
+        async with PageFetcher(FAST, AddressPolicy(frozenset(allow))) as fetcher:
+            with ThreadPoolExecutor(max_workers=1) as pool:
+                loader = SourceLoader(fetcher, None, FAST, pool)
+                first = await loader.load(f"http://127.0.0.1:{port}/limited/always/a", None)
+                started = time.perf_counter()
+                second = await loader.load(f"http://127.0.0.1:{port}/limited/always/b", None)
+                took = time.perf_counter() - started
+    assert not first.ok and first.reason == "http 429 (the site asked to wait 120 s before asking again)"
+    assert first.browser_may_read
+    assert_clear(first.reason)
+    # The second page of that host is not asked for at all while the site's wait runs.
+    assert not second.ok and second.reason.startswith("http 429 (the site asked to wait 1")
+    assert hits == {"/limited/always/a": 1} and took < 1.0

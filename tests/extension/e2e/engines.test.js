@@ -147,6 +147,19 @@ for (const [engine, { fixture, expect, block_cited: blockCited = [] }] of ENGINE
       assert.ok(card.cited_url.startsWith(`${sites.sources}/articles/`), card.cited_url);
       assert.ok(verdicts.some((v) => v.text === card.answer_statement), card.answer_statement);
     }
+    // Saved for a batch audit: the request body as sent, on one line (citelens audit-batch's INPUT).
+    const [saved] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('citelens-overlay .bar button[data-action="save-batch"]').click(),
+    ]);
+    assert.match(saved.suggestedFilename(), /^citelens-batch-127\.0\.0\.1-\d{8}-\d{4}\.jsonl$/);
+    const line = readFileSync(await saved.path(), 'utf8');
+    assert.equal(line.indexOf('\n'), line.length - 1, 'one JSON line');
+    const body = JSON.parse(line);
+    assert.equal(body.page.url, `${sites.engines}/${fixture}`);
+    assert.equal(body.page.engine, audit.page.engine);
+    assert.ok(body.answer.text.length > 0 && body.citations.length >= audit.cards.length / 4);
+    assert.ok(body.citations.every((c) => typeof c.offset === 'number' && typeof c.url === 'string'));
     if (Object.values(expect).some((kinds) => kinds.includes('inaccessible'))) {
       const dead = audit.cards.filter((c) => c.support_judgment === 'inaccessible');
       assert.ok(dead.length >= 1 && dead.every((c) => !c.evidence_sentences.length), 'the dead link is reported, never guessed');

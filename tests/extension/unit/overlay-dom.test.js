@@ -81,6 +81,25 @@ test('the summary bar says what to do, with commands shown as code', () => {
   overlay.destroy();
 });
 
+test('the summary bar offers "Save this answer for a batch audit" when the controller can save it', () => {
+  const { overlay } = overlayOn();
+  const done = { counts: { complete_support: 1, partial_support: 0, no_support: 0, inaccessible: 0, no_citation: 0 }, contradicted: 0 };
+  overlay.bar.done(done);
+  const bar = overlay.host.shadowRoot.querySelector('.bar');
+  assert.equal(bar.querySelector('button[data-action="save-batch"]'), null, 'no button without the action');
+  overlay.destroy();
+  const page = loadPage('<!doctype html><body></body>', { url: 'https://example.com/' });
+  page.window.ResizeObserver = class { observe() {} disconnect() {} };
+  let saved = 0;
+  const withSave = new page.CiteLens.overlay.Overlay(page.document, { onExport() {}, onClose() {}, onOptions() {}, onSaveForBatch() { saved += 1; } });
+  withSave.bar.done(done);
+  const button = withSave.host.shadowRoot.querySelector('.bar button[data-action="save-batch"]');
+  assert.equal(button.textContent, 'Save this answer for a batch audit');
+  button.click();
+  assert.equal(saved, 1);
+  withSave.destroy();
+});
+
 test("a sentence cited by its paragraph's link says so in its card; its own marker's does not", () => {
   const { document, overlay } = overlayOn('<!doctype html><body><p id="s">A sentence.</p><p id="t">Another.</p></body>');
   const view = (index, citedBy) => ({

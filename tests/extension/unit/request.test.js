@@ -86,6 +86,29 @@ test('the audit file is named after the host and the local time', () => {
   assert.equal(C.auditFileName('https://www.perplexity.ai/search/x', new Date(2026, 0, 5, 9, 7)), 'citelens-audit-www.perplexity.ai-20260105-0907.json');
 });
 
+test('"Save this answer for a batch audit" writes the request body as one JSON line', async () => {
+  assert.equal(C.batchFileName('https://www.perplexity.ai/search/x', new Date(2026, 0, 5, 9, 7)), 'citelens-batch-www.perplexity.ai-20260105-0907.jsonl');
+  const page = loadPage('<!doctype html><body></body>', { url: 'https://www.perplexity.ai/search/x' });
+  /** @type {Blob[]} */
+  const blobs = [];
+  let clicked = '';
+  // Test-only stand-ins: jsdom has no object URLs and does not follow a download link.
+  page.window.URL.createObjectURL = (blob) => (blobs.push(blob), 'blob:test');
+  page.window.URL.revokeObjectURL = () => {};
+  page.window.HTMLAnchorElement.prototype.click = function () { clicked = this.download; };
+  page.CiteLens.content.saveJsonLine(page.document.body, 'citelens-batch-x.jsonl', request);
+  assert.equal(clicked, 'citelens-batch-x.jsonl');
+  assert.equal(blobs[0].type, 'application/x-ndjson');
+  const text = await new Promise((resolve) => {
+    const reader = new page.window.FileReader();  // jsdom's Blob has no text()
+    reader.onload = () => resolve(reader.result);
+    reader.readAsText(blobs[0]);
+  });
+  assert.ok(text.endsWith('\n') && text.indexOf('\n') === text.length - 1, 'one line, newline-terminated');
+  assert.deepEqual(JSON.parse(text), request);
+  assert.equal(page.document.querySelector('a[download]'), null, 'the temporary link is gone');
+});
+
 test("a chip's block_start travels with its citation; a statement cited by it says so in its view", () => {
   const blocks = C.buildRequest(readExpected('google-ai-overview-blocks.expected.json'), {
     url: 'https://www.google.com/search?q=reef', title: 'reef', capturedAt: new Date('2026-01-20T10:11:12Z'),
