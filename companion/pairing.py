@@ -9,10 +9,12 @@ docs/THREAT_MODEL.md).
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import math
 import os
 import secrets
+import tempfile
 import time
 from collections import deque
 from collections.abc import Callable
@@ -46,13 +48,24 @@ def load_or_create_token(path: Path, *, rotate: bool = False) -> str:
             pass
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     token = secrets.token_urlsafe(32)
-    # Create with 0600 from the start: a chmod after writing would leave a window.
-    tmp = path.with_name(path.name + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(token + "\n")
-    os.replace(tmp, path)
-    return token
+    # A temporary file of this process's own, 0600 from the start (mkstemp; a chmod after writing
+    # would leave a window), then linked into place, which fails if the token appeared meanwhile:
+    # `citelens serve` and `citelens token` started at once must agree on one token.
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(token + "\n")
+        if rotate:
+            os.replace(tmp, path)
+            return token
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            return read_token(path)
+        return token
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
 
 
 def token_matches(given: str | None, expected: str) -> bool:
