@@ -58,6 +58,7 @@ __all__ = [
     "read_input",
     "run_batch",
     "run_meta",
+    "start_run",
 ]
 
 log = logging.getLogger(__name__)
@@ -299,6 +300,19 @@ def record(journal: Journal, entry: Entry, stats: BatchStats, progress: Progress
     progress.advance(entry)
 
 
+def start_run(
+    journal: Journal, settings: Settings, files: Sequence[Path], options: BatchOptions
+) -> tuple[BatchStats, Progress]:
+    """What every run starts with, here or on Ray: the run recorded in the journal (which refuses
+    other judging code), the counts, and the progress bar, shown at once since the models take
+    seconds to load."""
+    journal.start_run(run_meta(settings), judged_now())
+    stats = BatchStats(total=count_lines(files))
+    progress = Progress(stats.total, sum(journal.counts().get(s, 0) for s in ("done", "malformed")), options)
+    progress.advance()
+    return stats, progress
+
+
 async def run_batch(
     settings: Settings, inputs: Path, out: Path, options: BatchOptions = BatchOptions()
 ) -> BatchStats:
@@ -306,12 +320,7 @@ async def run_batch(
     files = input_files(inputs)
     journal = Journal(out / "journal.sqlite3")
     try:
-        journal.start_run(run_meta(settings), judged_now())
-        stats = BatchStats(total=count_lines(files))
-        progress = Progress(
-            stats.total, sum(journal.counts().get(s, 0) for s in ("done", "malformed")), options
-        )
-        progress.advance()  # the bar from the start: loading the models takes seconds
+        stats, progress = start_run(journal, settings, files, options)
         async with Runtime(settings) as runtime:
             running: set[asyncio.Task[Entry]] = set()
             for line in pending_lines(files, journal, options, stats):

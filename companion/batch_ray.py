@@ -28,19 +28,16 @@ from .batch import (
     BatchOptions,
     BatchStats,
     InputLine,
-    Progress,
     audit_line,
-    count_lines,
     finish,
     input_files,
     pending_lines,
     record,
-    run_meta,
+    start_run,
 )
 from .config import Settings
 from .errors import CiteLensError
 from .journal import Entry, Journal
-from .results import judged_now
 from .runtime import Runtime
 
 __all__ = ["run_on_ray"]
@@ -83,12 +80,7 @@ def run_on_ray(
     journal = Journal(out / "journal.sqlite3")
     staged = out / "ray-pending.jsonl"
     try:
-        journal.start_run(run_meta(settings), judged_now())
-        stats = BatchStats(total=count_lines(files))
-        progress = Progress(
-            stats.total, sum(journal.counts().get(s, 0) for s in ("done", "malformed")), options
-        )
-        progress.advance()  # the bar from the start: loading the models takes seconds
+        stats, progress = start_run(journal, settings, files, options)
         pending = 0
         with staged.open("w", encoding="utf-8") as stage:
             for line in pending_lines(files, journal, options, stats):
