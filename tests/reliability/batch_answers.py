@@ -17,20 +17,24 @@ from typing import Any
 
 from aiohttp import web
 
-__all__ = ["ENGINES", "MALFORMED", "make_answers", "site_app", "write_input"]
+__all__ = ["BEE_ANSWER", "ENGINES", "MALFORMED", "make_answers", "site_app", "write_input"]
 
 _PAGES = Path(__file__).resolve().parents[1] / "fixtures" / "pages"
 ENGINES = ("perplexity", "google", "chatgpt", "copilot")
 
-# Sentence → the pages it cites ("" for a dead link); () cites nothing.
-_ENGLISH: list[tuple[str, tuple[str, ...]]] = [
+# Sentence → the pages it cites ("" for a dead link); () cites nothing. BEE_ANSWER is also the
+# answer of tests/reliability/test_repeatable.py; _ENGLISH adds sentences citing a dead link.
+BEE_ANSWER: list[tuple[str, tuple[str, ...]]] = [
     ("Honeybees tell each other where to find food with the waggle dance.", ("dance",)),
     (
         "The angle of the waggle run shows the direction of the food relative to the sun, "
         "and its duration shows the distance.",
         ("dance",),
     ),
-    ("A summer colony holds one queen, a few hundred drones and tens of thousands of workers.", ("colony",)),
+    (
+        "A summer colony holds one queen, a few hundred drones and tens of thousands of workers.",
+        ("colony",),
+    ),
     ("Worker bees live about six weeks in summer.", ("colony", "honey")),
     ("The queen can lay up to 2,000 eggs a day.", ("colony",)),
     ("Honeybees make honey from flower nectar.", ("honey",)),
@@ -40,6 +44,10 @@ _ENGLISH: list[tuple[str, tuple[str, ...]]] = [
     ("Tomatoes need at least six hours of direct sun a day.", ("colony",)),  # the wrong source
     ("Bees are also important pollinators of many crops.", ()),
     ("Choose a pot of at least twenty litres for a cherry tomato.", ("tomatoes",)),
+]
+
+_ENGLISH = [
+    *BEE_ANSWER,
     ("Karl von Frisch won the Nobel Prize for decoding the dance.", ("dance", "")),
     ("Drones die after mating with the queen.", ("",)),
 ]

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 from aiohttp import web
 
+from .batch_answers import BEE_ANSWER
 from .hostile_site import serve_app
 from .live_companion import companion_process, post_json
 
@@ -31,27 +32,7 @@ _PAGES = Path(__file__).resolve().parents[1] / "fixtures" / "pages"
 _NAMES = ("dance", "colony", "history", "honey", "tomatoes")
 
 # Sentence → the pages it cites (names from _NAMES); () cites nothing.
-_ANSWER: list[tuple[str, tuple[str, ...]]] = [
-    ("Honeybees tell each other where to find food with the waggle dance.", ("dance",)),
-    (
-        "The angle of the waggle run shows the direction of the food relative to the sun, "
-        "and its duration shows the distance.",
-        ("dance",),
-    ),
-    (
-        "A summer colony holds one queen, a few hundred drones and tens of thousands of workers.",
-        ("colony",),
-    ),
-    ("Worker bees live about six weeks in summer.", ("colony", "honey")),
-    ("The queen can lay up to 2,000 eggs a day.", ("colony",)),
-    ("Honeybees make honey from flower nectar.", ("honey",)),
-    ("House bees fan the nectar with their wings until most of the water evaporates.", ("honey", "dance")),
-    ("Beekeeping in man-made hives began in ancient Egypt about 2,000 years ago.", ("history",)),
-    ("Modern movable-frame hives were introduced by Lorenzo Langstroth.", ("history",)),
-    ("Tomatoes need at least six hours of direct sun a day.", ("colony",)),  # the wrong source
-    ("Bees are also important pollinators of many crops.", ()),
-    ("Choose a pot of at least twenty litres for a cherry tomato.", ("tomatoes",)),
-]
+_ANSWER = BEE_ANSWER
 
 
 def _request(base: str, *, inline: bool) -> dict[str, Any]:
