@@ -389,8 +389,11 @@ def doctor(settings: Settings) -> int:
     print(
         f"info onnxruntime {facts['onnxruntime']}, int8 kernel family {facts['int8_kernel']} "
         f"({facts['machine']}, from CPUID): "
-        + ("the same numbers as on any other AVX2-or-later x86-64 CPU" if alike
-           else "a CPU the models' numbers were never compared on: verdicts may differ (model cards)")
+        + (
+            "the same numbers as on any other AVX2-or-later x86-64 CPU"
+            if alike
+            else "a CPU the models' numbers were never compared on: verdicts may differ (model cards)"
+        )
     )
     with socket.socket() as probe_socket:
         try:

@@ -1,4 +1,4 @@
-"""From what the model read to a support label: features, the calibrated score, and `decide`.
+"""From what the model read to a score: the features and their calibrated combination.
 
 The combiner is a small logistic model (scripts/calibrate.py fits it on held-out citation data)
 over the model's best entailment and cheap lexical features. Its weights only mean something for
@@ -6,9 +6,7 @@ the features they were fitted to, so the model's config records the features' na
 version that fingerprints everything that defines them (stemmer, stop words, retrieval and
 judging settings); a config fitted to anything else is refused in words.
 
-`decide` turns the score and the atomic claims' scores into the verifiability study's labels
-(complete / partial / no support), FActScore-style: a statement of several facts is only as
-supported as its facts, and the facts it lacks are named. Pure: no I/O, no model.
+The labels are policy.py's. Pure: no I/O, no model.
 """
 
 from __future__ import annotations
@@ -18,7 +16,6 @@ import hashlib
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from .config import Judging, Retrieval
 from .errors import ModelUnavailable
@@ -26,7 +23,7 @@ from .model import ModelConfig, Thresholds
 from .records import Judgment, PageIndex
 from .retrieve import STOPWORDS, content_terms, overlap, overlap_pages
 
-__all__ = ["FEATURES", "Combiner", "Verdict", "banded", "decide", "entailment_of", "features_version"]
+__all__ = ["FEATURES", "Combiner", "banded", "features_version"]
 
 # The combiner's inputs, in order (scripts/calibrate.py fits one weight per name). Contradiction is
 # not one: it has its own flag and bar, and fitted on 303 calib examples its weight learned that an
@@ -57,61 +54,6 @@ def features_version(retrieval: Retrieval, judging: Judging) -> str:
         "judging": {"on_topic": judging.on_topic, "atom_windows": judging.atom_windows},
     }
     return hashlib.sha256(json.dumps(defining, sort_keys=True).encode()).hexdigest()[:16]
-
-
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """A support label and the atomic claims (by index) it leaves unsupported.
-
-    Never contradicts itself: complete leaves nothing unsupported, partial leaves some facts
-    supported and some not, no support leaves every fact unsupported."""
-
-    judgment: Judgment
-    unsupported: tuple[int, ...]
-
-
-def decide(
-    score: float,
-    atoms: Sequence[float],
-    contradicted: bool,
-    thresholds: Thresholds,
-    *,
-    hedged: bool = False,
-) -> Verdict:
-    """The support label from the combined score and the atomic claims' scores.
-
-    One fact (or no atoms): complete at `complete` and partial at `partial`, unless a source
-    contradicts it. Several facts (FActScore): each is supported at `claim`; complete needs every
-    fact and the statement's own score at `complete` (the rule the thresholds were calibrated
-    with); when every fact passes but the statement's score does not, or no source asserts it
-    (`hedged`, meaning.py), it is partial and its least supported fact is named; some facts
-    supported is partial, none is no support. A contradiction (the verifiability study flags
-    those) rules out complete, and if it leaves no fact unsupported it is no support, since the
-    source says otherwise about the statement as a whole. scripts/calibrate.py searches the
-    thresholds with this same function.
-    """
-    if len(atoms) <= 1:
-        if not contradicted and not hedged and score >= thresholds.complete:
-            return Verdict("complete_support", ())
-        if not contradicted and score >= thresholds.partial:
-            return Verdict("partial_support", (0,))
-        return Verdict("no_support", (0,))
-    every = tuple(range(len(atoms)))
-    unsupported = tuple(i for i, a in enumerate(atoms) if a < thresholds.claim)
-    if not unsupported:
-        if contradicted:
-            return Verdict("no_support", every)
-        if hedged or score < thresholds.complete:
-            return Verdict("partial_support", (min(every, key=lambda i: (atoms[i], i)),))
-        return Verdict("complete_support", ())
-    if len(unsupported) < len(atoms):
-        return Verdict("partial_support", unsupported)
-    return Verdict("no_support", every)
-
-
-def entailment_of(features: Sequence[float]) -> float:
-    """The model's best entailment probability, read back from the features."""
-    return 1 / (1 + math.exp(-features[FEATURES.index("max_entailment_logit")]))
 
 
 def banded(score: float, judgment: Judgment, thresholds: Thresholds) -> float:

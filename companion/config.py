@@ -118,26 +118,9 @@ class Judging:
     evidence_sentences: int = 5
     # Characters of prefix / suffix around a quote, as W3C TextQuoteSelectors usually keep.
     quote_context: int = 32
-    # A window whose sentence about the claim negates it (meaning.negates) refutes the claim when
-    # the model's contradiction on it reaches this: the calibrated bar (0.94) alone let "It is
-    # not: the Eiffel Tower is not made of steel" (0.73) support "…is made of steel". At 0.7 it
-    # changed no verdict on the calib and held parts (0.5 cost 0.6 points of held WiCE BA, 0.3
-    # cost 1.5).
-    negated_contradiction: float = 0.7
-    # The model's best entailment a statement (or each of its facts) needs for complete support,
-    # whatever the combined score: coverage may say a source talks about a claim, only the model
-    # can say it supports it (issue 10). Chosen on the calib parts: of 0, 0.05, 0.1, 0.2, 0.3,
-    # 0.05 gave the best mean balanced accuracy (AttributionBench 0.676 → 0.668, WiCE 0.741 →
-    # 0.759), with 13 of 47 false complete verdicts gone for 8 of 93 true ones.
-    entailment_floor: float = 0.05
     # Share of a claim's content words that another source's best window must hold before the
     # model reads it for "found elsewhere" (issue 12): a source about something else costs no call.
     elsewhere_on_topic: float = 0.5
-    # The model's best entailment a source the statement does not cite needs before it is offered
-    # as "found elsewhere": an uncited page is a suggestion, and half the claim's words ("The
-    # Eiffel Tower" on a visitors' page) with a weak reading (0.33) made "…is made of steel" look
-    # found there.
-    elsewhere_entailment: float = 0.5
 
 
 @dataclass(frozen=True, slots=True)

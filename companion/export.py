@@ -8,6 +8,7 @@ evidence (exact / prefix / suffix), and the ALCE figures of the whole page.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
@@ -83,6 +84,7 @@ def _per_citation(cj: CitationJudgment) -> Json:
         "irrelevant": cj.irrelevant,
         "evidence": [_evidence(e) for e in cj.evidence],
         "unsupported_assertions": list(cj.unsupported),
+        "reasons": list(cj.reasons),
     }
     if cj.reason:
         out["reason"] = cj.reason
@@ -113,6 +115,7 @@ def _statement_line(result: StatementJudgment, units: Utf16Offsets) -> Json:
         "judgment": result.judgment,
         "contradicted": result.contradicted,
         "score": result.score,
+        "reasons": list(result.reasons),
         "per_citation": [_per_citation(cj) for cj in result.per_citation],
         "evidence_sentences": [e.text for e in result.evidence],
         "unsupported_assertions": list(result.unsupported_assertions),
@@ -302,8 +305,7 @@ def figures_basis(summary: Json) -> str:
 
 
 def _thresholds(model: ModelConfig) -> Json:
-    t = model.thresholds
-    return {"complete": t.complete, "partial": t.partial, "claim": t.claim, "contradiction": t.contradiction}
+    return dataclasses.asdict(model.thresholds)
 
 
 def _elsewhere_card(statement: Json, found: Json) -> Json:
@@ -338,6 +340,8 @@ def _card(statement: Json, pc: Json, via: dict[Any, Any]) -> Json:
         "irrelevant": pc["irrelevant"],
         "score": pc["score"],
         "reason": pc.get("reason"),
+        "reasons": pc.get("reasons", []),
+        "statement_reasons": statement.get("reasons", []),
         "via": via.get(pc["url"], "companion"),
         "cited_by": statement.get("cited_by"),
         "model": statement.get("model", ""),

@@ -4,12 +4,14 @@ The method (docs/method.md), each step in its own module:
 - the claim in context (claims.py): the verifiability study reads a statement with the question
   and the answer so far, so "It was built in 1889" is checked as "The tower was built in 1889";
 - reading (reading.py): retrieval picks each source's best windows, the NLI model scores them;
-- the score and the label (combiner.py): a calibrated combination of the model's best entailment
-  and lexical features, then complete / partial / no support (verifiability study), with a
-  statement of several facts split into atomic claims (FActScore) and a source that contradicts
-  the statement flagged;
-- what a small NLI model misses (meaning.py): a source that reports the claim as a myth or an
-  allegation, is narrower than it, says the opposite direction, or negates it;
+- the score (combiner.py): a calibrated combination of the model's best entailment and lexical
+  features, for the statement, each source alone and each atomic claim (FActScore);
+- what a small NLI model misses (meaning.py, rules as data per language): a source that reports
+  the claim as a myth or an allegation, is narrower than it, says the opposite direction, or
+  negates it;
+- the label and its reasons (policy.py): complete / partial / no support (verifiability study),
+  from those readings alone, as `read` and `conclude` split it: scripts/calibrate.py fits the
+  thresholds on `read`'s output through the same policy;
 - ALCE's recall and precision (alce.py), and the quote shown to the reader (evidence.py);
 - found elsewhere (`Judge.elsewhere`): support in a page of the answer the statement does not
   cite, recorded apart from its own verdict.
@@ -23,15 +25,26 @@ No I/O: sources arrive as Documents, the model behind the NLIBackend protocol.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 from .alce import irrelevant
 from .claims import atomic_claims, hypothesis
-from .combiner import Combiner, Verdict, banded, decide, entailment_of
+from .combiner import Combiner, banded
 from .config import Judging, Retrieval
 from .evidence import contradicting_quote, covering_quote
-from .meaning import Reading, negates, read_meaning, restates_another_number, restates_negated
+from .meaning import RuleBook, read_meaning, rule_book, window_findings
 from .model import ModelConfig
+from .policy import (
+    AtomFacts,
+    ClaimFacts,
+    SourceFacts,
+    WindowFacts,
+    atom_score,
+    decide_citation,
+    decide_source,
+    decide_statement,
+)
 from .reading import SourceReading, given_elsewhere, read_sources
 from .records import (
     AtomicClaim,
@@ -48,7 +61,17 @@ from .records import (
 from .retrieve import overlap, page_index, rank_windows
 from .typedefs import NLIBackend
 
-__all__ = ["Judge"]
+__all__ = ["Judge", "StatementReading"]
+
+
+@dataclass(frozen=True, slots=True)
+class StatementReading:
+    """What the model and the rules read of a statement's cited sources, before any threshold:
+    the policy (policy.py) turns it into verdicts, at run time and in scripts/calibrate.py."""
+
+    claim: str  # the statement in context, as the model reads it
+    readings: Mapping[str, SourceReading]
+    facts: ClaimFacts
 
 
 class Judge:
@@ -62,23 +85,37 @@ class Judge:
         judging: Judging | None = None,
         *,
         strict: bool = True,
+        rules: Callable[[str], RuleBook] = rule_book,
     ):
+        """`rules` gives a language's rules (meaning.rule_book); scripts/evaluate.py passes books
+        with a rule left out to measure what it is worth."""
         self.nli = nli
         self.model = model
         self.thresholds = model.thresholds
         self.retrieval = retrieval or Retrieval()
         self.judging = judging or Judging()
+        self.rules = rules
         self.combiner = Combiner(model, self.retrieval, self.judging, strict=strict)
 
     def judge(self, statement: Statement, sources: Mapping[str, SourceResult]) -> StatementJudgment:
         citations = _distinct_by_url(statement.citations)
         if not citations:
             return _without_evidence(statement, "no_citation", ())
-        readable = [(c, s.document) for c in citations if (s := sources.get(c.url)) and s.document]
-        if not readable:
+        read = self.read(statement, sources)
+        if read is None:
             unread = tuple(_inaccessible(c, sources) for c in citations)
             return _without_evidence(statement, "inaccessible", unread)
+        return self.conclude(statement, read, sources)
 
+    def read(self, statement: Statement, sources: Mapping[str, SourceResult]) -> StatementReading | None:
+        """What the statement's readable cited sources say of it; None when none could be read."""
+        readable = [
+            (c, s.document)
+            for c in _distinct_by_url(statement.citations)
+            if (s := sources.get(c.url)) and s.document
+        ]
+        if not readable:
+            return None
         claim = hypothesis(statement.text, statement.previous, statement.question)
         readings = read_sources(
             self.nli,
@@ -88,40 +125,46 @@ class Judge:
             self.judging,
             language=statement.language,
         )
-        score, features = self._support(claim, statement.text, list(readings.values()))
-        meanings = {
-            url: read_meaning(statement.text, r.most_entailing_text(), statement.language)
+        features, best = self._together(claim, statement.text, list(readings.values()))
+        per_source = {
+            url: self._source_facts(claim, statement.text, r, statement.language)
             for url, r in readings.items()
         }
-        contradicted = any(
-            self._contradicts(claim, statement.text, r, meanings[url], statement.language)
-            for url, r in readings.items()
-        )
+        atoms = self._atoms(statement, readings, features, best, per_source)
+        return StatementReading(claim, readings, ClaimFacts(tuple(features), best, per_source, atoms))
 
-        # A one-fact statement that the sources fully support needs no atomic check.
-        atoms: tuple[AtomicClaim, ...] = ()
-        atom_support: dict[str, list[float]] = {}
-        if score < self.thresholds.complete or len(atomic_claims(statement.text)) > 1:
-            atoms, atom_support = self._atoms(statement, readings, score, features)
-        hedged = not any(m.asserts for m in meanings.values()) or not self._model_reads(features, atoms)
-        verdict = decide(score, [a.score for a in atoms], contradicted, self.thresholds, hedged=hedged)
-        atoms = _marked(atoms, verdict)
+    def conclude(
+        self, statement: Statement, read: StatementReading, sources: Mapping[str, SourceResult]
+    ) -> StatementJudgment:
+        """The verdicts (policy.py) of a reading, with their quotes and ALCE precision."""
+        t = self.thresholds
+        facts = read.facts
+        verdict = decide_statement(facts, self.combiner, t)
         complete = verdict.judgment == "complete_support"
-
-        per_citation = tuple(
-            self._citation_judgment(
-                c, claim, statement.text, readings[c.url], meanings[c.url], atoms, atom_support
+        several = len(facts.atoms) > 1
+        atoms: tuple[AtomicClaim, ...] = ()
+        if several or verdict.score < t.complete:
+            atoms = tuple(
+                AtomicClaim(
+                    a.text,
+                    round(atom_score(a, self.combiner) if several else verdict.score, 4),
+                    i not in verdict.unsupported,
+                    tuple(round(f, 4) for f in a.features),
+                )
+                for i, a in enumerate(facts.atoms)
             )
-            if c.url in readings
-            else _inaccessible(c, sources)
-            for c in citations
+        per_citation = tuple(
+            self._citation_judgment(c, read) if c.url in read.readings else _inaccessible(c, sources)
+            for c in _distinct_by_url(statement.citations)
         )
         unneeded = irrelevant(
             per_citation,
             complete,
             lambda urls: (
-                self._support(claim, statement.text, [readings[u] for u in urls])[0]
-                >= self.thresholds.complete
+                self.combiner.score(
+                    self._together(read.claim, statement.text, [read.readings[u] for u in urls])[0]
+                )
+                >= t.complete
             ),
         )
         per_citation = tuple(
@@ -137,13 +180,14 @@ class Judge:
         return StatementJudgment(
             statement=statement,
             judgment=verdict.judgment,
-            score=round(banded(score, verdict.judgment, self.thresholds), 4),
-            contradicted=contradicted and not complete,
+            score=round(banded(verdict.score, verdict.judgment, t), 4),
+            contradicted=verdict.contradicted and not complete,
             per_citation=per_citation,
             evidence=evidence,
             claims=atoms,
             recall=int(complete),
-            features=tuple(round(f, 4) for f in features),
+            features=tuple(round(f, 4) for f in facts.features),
+            reasons=verdict.reasons,
         )
 
     def elsewhere(
@@ -175,24 +219,14 @@ class Judge:
         )
         found = []
         for url, reading in readings.items():
-            score = self._alone(statement.text, reading)
-            meaning = read_meaning(statement.text, reading.most_entailing_text(), statement.language)
-            contradicted = self._contradicts(claim, statement.text, reading, meaning, statement.language)
-            unread = reading.best_entailment < self.judging.entailment_floor
-            verdict = decide(score, [], contradicted, self.thresholds, hedged=bool(meaning.hedged) or unread)
-            if reading.best_entailment < self.judging.elsewhere_entailment:
+            if reading.best_entailment < self.thresholds.elsewhere_entailment:
                 continue
+            facts = self._source_facts(claim, statement.text, reading, statement.language)
+            verdict = decide_source(facts, self.combiner, self.thresholds)
             if verdict.judgment in ("complete_support", "partial_support"):
                 evidence = covering_quote(claim, reading, self.judging)
-                found.append(
-                    FoundElsewhere(
-                        url,
-                        cited_by.get(url),
-                        verdict.judgment,
-                        round(banded(score, verdict.judgment, self.thresholds), 4),
-                        evidence,
-                    )
-                )
+                score = round(banded(verdict.score, verdict.judgment, self.thresholds), 4)
+                found.append(FoundElsewhere(url, cited_by.get(url), verdict.judgment, score, evidence))
         found.sort(key=lambda f: (f.judgment != "complete_support", -f.score, f.url))
         return dataclasses.replace(result, found_elsewhere=tuple(found))
 
@@ -209,54 +243,45 @@ class Judge:
             bool(best) and overlap(claim, best[0].text, language).coverage >= self.judging.elsewhere_on_topic
         )
 
-    # --- scores ---------------------------------------------------------------------------------
+    # --- readings -------------------------------------------------------------------------------
 
-    def _contradicts(
-        self, claim: str, text: str, reading: SourceReading, meaning: Reading, language: str
-    ) -> bool:
-        """The verifiability study's contradiction: the model's, past its calibrated bar; a
-        source that says the opposite direction; or an on-topic window that negates the
-        statement and that the model reads as a contradiction, or restates it with a negation
-        inside it or with another number in place of its own (meaning.py)."""
-        if meaning.opposite or self._model_contradicts(claim, reading):
-            return True
-        bar = self.judging.negated_contradiction
+    def _source_facts(self, claim: str, text: str, reading: SourceReading, language: str) -> SourceFacts:
+        """One source read for the statement: its features alone, what the rules find in its
+        most entailing text, and each on-topic window's contradiction, rechecked with the page's
+        sentences giving the claim's names and numbers the window lacks (reading.given_elsewhere):
+        a window refutes what the page says, not what the page says in another sentence."""
+        rules = self.rules(language)
+        meaning = read_meaning(text, reading.most_entailing_sentences(), rules)
         numbers = page_index(reading.document).numbers
-        return any(
-            on_topic
-            and (
-                (score.contradiction >= bar and negates(text, window.text, language))
-                or restates_negated(text, window.text, language)
-                or restates_another_number(text, window.text, numbers, language)
+        windows = []
+        for window, score, on_topic in zip(reading.windows, reading.window_scores, reading.on_topic):
+            if not on_topic:
+                continue
+            confirmed = score.contradiction
+            if confirmed >= self.thresholds.contradiction:
+                context = given_elsewhere(reading.document, window, claim, reading.language)
+                if context:
+                    confirmed = self.nli.score([(f"{context} {window.text}", claim)])[0].contradiction
+            windows.append(
+                WindowFacts(
+                    score.contradiction,
+                    confirmed,
+                    window_findings(text, reading.window_sentences(window), numbers, rules),
+                )
             )
-            for window, score, on_topic in zip(reading.windows, reading.window_scores, reading.on_topic)
+        return SourceFacts(
+            tuple(self._alone(text, reading)),
+            reading.best_entailment,
+            meaning.hedges,
+            meaning.contradictions,
+            tuple(windows),
         )
 
-    def _model_contradicts(self, claim: str, reading: SourceReading) -> bool:
-        """The model's contradiction past its bar, on an on-topic window that still reads so once
-        the page's sentences giving the claim's numbers and names it lacks are read with it
-        (reading.given_elsewhere): a window refutes what the page says, not what the page says
-        in another sentence."""
-        bar = self.thresholds.contradiction
-        for window, score, on_topic in zip(reading.windows, reading.window_scores, reading.on_topic):
-            if not on_topic or score.contradiction < bar:
-                continue
-            context = given_elsewhere(reading.document, window, claim, reading.language)
-            if not context or self.nli.score([(f"{context} {window.text}", claim)])[0].contradiction >= bar:
-                return True
-        return False
-
-    def _model_reads(self, features: Sequence[float], atoms: Sequence[AtomicClaim]) -> bool:
-        """Whether the model itself reads support: its best entailment for the statement, or for
-        each of its facts, reaches the floor. Word coverage may say that the source talks about
-        the claim; without this, it cannot make the claim completely supported (issue 10)."""
-        floor = self.judging.entailment_floor
-        if entailment_of(features) >= floor:
-            return True
-        return len(atoms) > 1 and all(entailment_of(a.features) >= floor for a in atoms)
-
-    def _support(self, claim: str, text: str, readings: Sequence[SourceReading]) -> tuple[float, list[float]]:
-        """The combined score of `text` against these sources read together, and its features.
+    def _together(
+        self, claim: str, text: str, readings: Sequence[SourceReading]
+    ) -> tuple[list[float], float]:
+        """The features of `text` against these sources read together, and the model's best
+        entailment over them.
 
         ALCE reads several citations' evidence joined: with more than one source, the model also
         reads their top sentences side by side."""
@@ -271,18 +296,17 @@ class Judge:
             best,
             readings[0].language,
         )
-        return self.combiner.score(features), features
+        return features, best
 
-    def _alone(self, text: str, reading: SourceReading) -> float:
-        """The combined score of `text` against one source."""
-        features = self.combiner.features(
+    def _alone(self, text: str, reading: SourceReading) -> list[float]:
+        """The features of `text` against one source."""
+        return self.combiner.features(
             text,
             [reading.joined_text],
             [page_index(reading.document)],
             reading.best_entailment,
             reading.language,
         )
-        return self.combiner.score(features)
 
     # --- atomic claims (FActScore) --------------------------------------------------------------
 
@@ -290,26 +314,23 @@ class Judge:
         self,
         statement: Statement,
         readings: Mapping[str, SourceReading],
-        statement_score: float,
-        statement_features: Sequence[float],
-    ) -> tuple[tuple[AtomicClaim, ...], dict[str, list[float]]]:
-        """Each atomic claim scored like a statement of its own, per source and overall.
+        features: Sequence[float],
+        best: float,
+        per_source: Mapping[str, SourceFacts],
+    ) -> tuple[AtomFacts, ...]:
+        """Each atomic claim read like a statement of its own, per source and overall.
 
         An atom gets the same calibrated combination of model and lexical evidence as a whole
         statement: the model alone is too lenient on short claims whose key words the page lacks.
-        """
+        A one-fact statement is its own atom, read already."""
         texts = atomic_claims(statement.text)
-        if len(texts) < 2:  # the statement is its own atom: the statement-level reading stands
-            per = {url: [self._alone(statement.text, r)] for url, r in readings.items()}
-            atom = AtomicClaim(
-                statement.text,
-                round(statement_score, 4),
-                statement_score >= self.thresholds.claim,
-                tuple(statement_features),
+        if len(texts) < 2:
+            return (
+                AtomFacts(
+                    statement.text, tuple(features), best, {url: s.features for url, s in per_source.items()}
+                ),
             )
-            return (atom,), per
         documents: list[tuple[str, Document, str]] = [(url, r.document, "") for url, r in readings.items()]
-        per_source: dict[str, list[float]] = {url: [] for url in readings}
         atoms = []
         for text in texts:
             found = read_sources(
@@ -321,70 +342,42 @@ class Judge:
                 limit=self.judging.atom_windows,
                 language=statement.language,
             )
-            for url, reading in found.items():
-                per_source[url].append(self._alone(text, reading))
-            features = self.combiner.features(
+            atom_best = max(r.best_entailment for r in found.values())
+            joint = self.combiner.features(
                 text,
                 [r.joined_text for r in found.values()],
                 [page_index(r.document) for r in found.values()],
-                max(r.best_entailment for r in found.values()),
+                atom_best,
                 statement.language,
             )
-            score = max(per_source[url][-1] for url in found)
-            atoms.append(
-                AtomicClaim(
-                    text,
-                    round(score, 4),
-                    score >= self.thresholds.claim,
-                    tuple(round(f, 4) for f in features),
-                )
-            )
-        return tuple(atoms), per_source
+            alone = {url: tuple(self._alone(text, r)) for url, r in found.items()}
+            atoms.append(AtomFacts(text, tuple(joint), atom_best, alone))
+        return tuple(atoms)
 
     # --- per citation ---------------------------------------------------------------------------
 
-    def _citation_judgment(
-        self,
-        citation: Citation,
-        claim: str,
-        statement_text: str,
-        source: SourceReading,
-        meaning: Reading,
-        atoms: Sequence[AtomicClaim],
-        atom_support: dict[str, list[float]],
-    ) -> CitationJudgment:
-        score = self._alone(statement_text, source)
-        support = atom_support.get(source.url, [])
-        contradicted = self._contradicts(claim, statement_text, source, meaning, source.language)
-        # With several facts, the model's reading is each fact's (statement level), not the whole's.
-        unread = len(atoms) <= 1 and source.best_entailment < self.judging.entailment_floor
-        verdict = decide(score, support, contradicted, self.thresholds, hedged=bool(meaning.hedged) or unread)
-        if verdict.judgment == "no_support" and contradicted:
+    def _citation_judgment(self, citation: Citation, read: StatementReading) -> CitationJudgment:
+        source = read.readings[citation.url]
+        verdict = decide_citation(read.facts, citation.url, self.combiner, self.thresholds)
+        if verdict.judgment == "no_support" and verdict.contradicted:
             evidence = contradicting_quote(source, self.judging)
         else:
-            evidence = covering_quote(claim, source, self.judging)
-        several = len(atoms) > 1 and len(support) == len(atoms)
+            evidence = covering_quote(read.claim, source, self.judging)
         return CitationJudgment(
             citation=citation,
             judgment=verdict.judgment,
-            score=round(banded(score, verdict.judgment, self.thresholds), 4),
+            score=round(banded(verdict.score, verdict.judgment, self.thresholds), 4),
             contradiction=round(source.contradiction, 4),
             irrelevant=False,
             evidence=evidence,
             entailment=round(source.best_entailment, 4),
             reading=source.first_reading,
-            unsupported=tuple(atoms[i].text for i in verdict.unsupported)
-            if several
-            else ((statement_text,) if verdict.unsupported else ()),
+            unsupported=tuple(read.facts.atoms[i].text for i in verdict.unsupported),
+            reasons=verdict.reasons,
         )
 
 
 # --- records without a model reading -------------------------------------------------------------
-
-
-def _marked(atoms: tuple[AtomicClaim, ...], verdict: Verdict) -> tuple[AtomicClaim, ...]:
-    """Each atom's `supported` as the verdict has it, so the two never disagree."""
-    return tuple(dataclasses.replace(a, supported=i not in verdict.unsupported) for i, a in enumerate(atoms))
 
 
 def _distinct_by_url(citations: Sequence[Citation]) -> list[Citation]:

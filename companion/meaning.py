@@ -27,251 +27,202 @@ of them are". These checks read the window the model found most entailing:
   it puts the statement's subject on the other side of its verb ("was acquired by");
 - negation, for contradiction: a sentence of any on-topic window restates the statement with a
   negation inside it (`restates_negated`), or the sentence about the claim negates it and the
-  model reads that window as a contradiction (`negates`, config.Judging.negated_contradiction).
-A framed, negated, substituted, reversed or narrower source cannot completely support the statement; an
-opposite direction or a negation as above contradicts it. Measured on the meaning pairs and the calib and held
-parts (models/citelens-minilm-nli/README.md). English and French have their own cue words
-(the French ones written for issue 14, not measured on a French meaning set). Pure.
+  model reads that window as a contradiction (`negates`, its bar `negated_contradiction` in the
+  model's config.json).
+
+The cue words and which of these families run, with what effect, are data: one file per
+language in companion/rules/ (English, French), each rule with an id (`en.framed`) that the
+verdict names among its reasons (policy.py). A language with no file gets no rules. A rule stays
+only where it pays on the frozen written set (docs/rules.md has the measurements). Pure: the
+files are read once, as constants.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from functools import cache
+from pathlib import Path
+from typing import Any
 
 from .language import lexicon
 from .retrieve import content_terms
 
-__all__ = [
-    "Reading",
-    "negates",
-    "read_meaning",
-    "reports_unsettled",
-    "restates_another_number",
-    "restates_negated",
-]
-
-# Reported, not asserted: the source mentions the claim to doubt or attribute it.
-_FRAME_EN = re.compile(
-    r"\b(myths?|misconceptions?|legends?|legendary|folklore|folk (wisdom|belief|tale)s?|"
-    r"old wives'? tales?|urban legends?|popular (belief|notion|idea|claim)s?|the story goes|"
-    r"often (said|claimed|repeated)|commonly (believed|thought|said)|widely (believed|repeated)|"
-    r"(it is|is often|are often) (said|claimed|believed|thought)|old saying|"
-    r"(is|are|was|were) (widely |commonly |often )?(thought|believed|rumou?red|alleged|supposed|reputed) to|"
-    r"claims? (that|holds)|claimed|claiming|alleged(ly)?|alleges|accused|warned|suggest(s|ed)? that|"
-    r"rumou?r(s|ed)?|tipped|in (early )?talks|reportedly|supposedly|convinced that|is false|"
-    r"unfounded|unproven|debunked|hoax|speculat\w+|predicted|forecasts?|proposed|mooted|"
-    r"assum(e|es|ed|ing) that|(people|visitors|many|most) (assume|believe|think)|mistaken(ly)?|wrongly|"
-    # Told, hoped or charged rather than found (the development set written apart, issue 10).
-    r"(stor(y|ies)|sayings?|tales?|beliefs?|legends?) (holds?|goes|has it|repeated)|"
-    r"according to (a|an|the) (popular |local |old )?(story|tale|legend|saying)|"
-    r"popular (local )?(sayings?|stor(y|ies)|tales?)|local (stor(y|ies)|tales?|legends?)|"
-    r"(often|commonly|sometimes|frequently) ((described|portrayed|depicted) as|tell|told)|"
-    # "We argue that" is an author's own assertion, "Some physicists argued that" is not.
-    r"once (stated|claimed|taught|believed|thought)|(?<!\bwe )argue[sd]? that|"
-    r"hop(e|es|ed|ing) (to|that|for|it|they|he|she|the)|charged (\w+ ){0,4}with|denies|"
-    r"(is|are|was|were) expected to|"
-    r"(may|might|could) (help|cause|reduce|lower|raise|increase|improve|prevent))\b",
-    re.IGNORECASE,
-)
-_FRAME_FR = re.compile(
-    r"\b(mythes?|idées? reçues?|légendes?|légendaire|croyances? populaires?|on (lit|dit|entend|raconte|"
-    r"croit|pense|prétend|affirme) (souvent|parfois|volontiers|couramment)?|"
-    r"(il est|est|sont) (souvent |communément |largement )?(dit|affirmé|cru|admis|répété)e?s?|"
-    r"selon (la|une) (rumeur|légende)|rumeurs?|prétendu\w*|prétend\w*|soi-disant|supposé\w*|"
-    r"présumé\w*|allégu\w+|accus\w+|aurai(en)?t|serai(en)?t|affirm\w+ à tort|c['’]est faux|"
-    r"est faux|infondé\w*|non prouvé\w*|démenti\w*|canular|spécul\w+|prédi\w+|prévisions?|"
-    r"pressenti\w*|envisagé\w*|proposé\w*)\b",
-    re.IGNORECASE,
-)
-_UNIVERSAL_EN = frozenset(
-    """all every both entire entirely whole wholly always most majority completely fully totally
-    solely exclusively""".split()
-)
-# A source sentence that says the claim holds only in part ("partly made of rings").
-_PARTIAL_EN = frozenset("partly partially".split())
-_PARTIAL_FR = frozenset("partiellement".split())
-# A statement that says "only" or "entirely" against a source that says "mainly" ("most" and
-# "all" are left out: "sang the most songs" is a superlative, and "mainly" does not narrow it).
-_ONLY_EN = frozenset("only solely exclusively entirely wholly".split())
-_ONLY_FR = frozenset("seulement uniquement exclusivement entièrement".split())
-_MOSTLY_EN = frozenset("mainly mostly largely chiefly primarily predominantly".split())
-_MOSTLY_FR = frozenset("principalement surtout majoritairement essentiellement".split())
-# "tout" is left out: in French it is mostly an adverb or an idiom ("tout à fait").
-_UNIVERSAL_FR = frozenset(
-    """tous toutes chaque entier entière entiers entières entièrement intégralement totalement
-    toujours complètement exclusivement uniquement majorité""".split()
-)
-_OPPOSITES_EN = """
-    rose/fell rise/fall rises/falls risen/fallen increase/decrease increased/decreased
-    increases/decreases grew/shrank growing/shrinking grow/shrink gained/lost higher/lower
-    above/below exported/imported export/import exports/imports promoted/relegated won/lost
-    win/lose approved/rejected accepted/rejected expanded/contracted raised/lowered cheaper/dearer
-    strengthened/weakened improved/worsened acquitted/convicted gains/losses rose/declined
-    rise/decline grew/declined increased/reduced rose/dropped profit/loss surplus/deficit
-    bought/sold buy/sell hired/fired passed/failed succeeded/failed allowed/banned
-    permitted/prohibited legal/illegal larger/smaller bigger/smaller longer/shorter faster/slower
-    older/younger majority/minority maximum/minimum north/south northern/southern east/west
-    eastern/western northward/southward largest/smallest biggest/smallest highest/lowest
-    best/worst earliest/latest increasing/decreasing rising/falling upward/downward
-    victory/defeat success/failure more/less more/fewer longest/shortest most/least
-    strongest/weakest grew/fell grow/fall growth/decline beat/lost accelerated/slowed
-    accelerating/slowing succeeded/rejected accepted/refused accepted/declined upheld/overturned
-""".split()
-# One rank is not another: "ranked first" against "came third".
-_ORDINALS_EN = "first second third fourth fifth sixth seventh eighth ninth tenth".split()
-_OPPOSITES_EN += [f"{a}/{b}" for i, a in enumerate(_ORDINALS_EN) for b in _ORDINALS_EN[i + 1 :]]
-_OPPOSITES_FR = """
-    augmenté/baissé augmenté/diminué augmentée/diminuée augmente/baisse augmente/diminue
-    augmentation/diminution augmentation/baisse hausse/baisse progressé/reculé progresse/recule
-    croissance/déclin monté/descendu grimpé/chuté augmenté/chuté gagné/perdu gagne/perd
-    remporté/perdu exporté/importé exportations/importations exporte/importe approuvé/rejeté
-    approuvée/rejetée accepté/refusé acceptée/refusée autorisé/interdit autorisée/interdite
-    légal/illégal légale/illégale acquitté/condamné bénéfice/perte bénéfices/pertes
-    excédent/déficit acheté/vendu achète/vend embauché/licencié réussi/échoué supérieur/inférieur
-    supérieure/inférieure majorité/minorité maximum/minimum promu/relégué renforcé/affaibli
-    amélioré/aggravé nord/sud septentrional/méridional oriental/occidental meilleur/pire
-    premier/dernier première/dernière
-""".split()
-# Negation and its cousins (issue 10's list): a sentence that says "not X" mentions X too.
-_NEGATION_EN = re.compile(
-    r"\b(not|never|no longer|no|none|nor|neither|nothing|nobody|cannot|isn't|wasn't|aren't|weren't|"
-    r"doesn't|didn't|don't|hasn't|haven't|won't|is false|contrary to|withdrawn|retracted|found no|"
-    r"ceased|stopped|ruled out|fail(s|ed)? to|denied|denies|refuted|disproved|abandoned|cancelled|"
-    r"scrapped|without|rarely|seldom|hardly|rather than|instead of)\b",
-    re.IGNORECASE,
-)
-# French negation is "ne … pas / plus / jamais / rien / guère"; "ne" (or "n'") carries it even
-# where the second word is dropped, so it is enough with the cousins that stand alone.
-_NEGATION_FR = re.compile(
-    r"(?<!\w)(n['’]|(ne|jamais|aucun|aucune|ni|sans|nullement|guère|c['’]est faux|est faux|"
-    r"contrairement à|retiré\w*|abandonné\w*|annulé\w*|démenti\w*|réfuté\w*|infirmé\w*|"
-    r"a cessé|ont cessé|écarté\w*|rarement|plutôt que|au lieu de)(?!\w))",
-    re.IGNORECASE,
-)
-
-# Negation cues that contrast or compare rather than deny: in a sentence that restates the
-# statement in other words they mostly leave it standing ("prefers OAE testing rather than
-# pure-tone audiometry", "not only the universe but also beauty"; AttributionBench train part).
-_CONTRASTS = frozenset(
-    "rather than|instead of|without|rarely|seldom|hardly|plutôt que|au lieu de|sans|rarement|guère".split("|")
-)
-_NOT_ONLY = re.compile(r"(not|non) (only|seulement)\b", re.IGNORECASE)
-
-
-def _opposite_map(pairs: list[str]) -> dict[str, frozenset[str]]:
-    opposite: dict[str, frozenset[str]] = {}
-    for a, b in (pair.split("/") for pair in pairs):
-        opposite[a] = opposite.get(a, frozenset()) | {b}
-        opposite[b] = opposite.get(b, frozenset()) | {a}
-    return opposite
+__all__ = ["Reading", "Rule", "RuleBook", "read_meaning", "reports_unsettled", "rule_book", "window_findings"]
 
 
 @dataclass(frozen=True, slots=True)
-class _Rules:
-    """One language's cue words. A language without its own rules reads the English ones, which
-    then match little: the checks are only ever an extra brake, never a reason for support."""
+class Rule:
+    """One rule of a language's file: `family` names the predicate below that reads it, `effect`
+    what a finding does to the verdict (policy.py): `hedge` rules out complete support,
+    `contradict` makes the source contradict the claim, `contradict_with_model` does so only
+    where the model's contradiction on the same window reaches its bar."""
 
+    id: str
+    family: str
+    effect: str
+
+
+@dataclass(frozen=True, slots=True)
+class RuleBook:
+    """One language's rules and the cue words they read (companion/rules/<language>.json)."""
+
+    language: str
+    rules: tuple[Rule, ...]
     frame: re.Pattern[str]
+    negation: re.Pattern[str]
+    contrast: frozenset[str]
     universal: frozenset[str]
     partial: frozenset[str]
     only: frozenset[str]
     mostly: frozenset[str]
-    opposite: dict[str, frozenset[str]]
-    negation: re.Pattern[str]
+    opposite: Mapping[str, frozenset[str]]
     word: re.Pattern[str]
-    language: str
+
+    def rule(self, family: str) -> Rule | None:
+        return next((r for r in self.rules if r.family == family), None)
+
+    def without(self, ids: Iterable[str]) -> RuleBook:
+        """This book less the named rules: how a rule's worth is measured (scripts/evaluate.py
+        --drop-rule)."""
+        dropped = set(ids)
+        return dataclasses.replace(self, rules=tuple(r for r in self.rules if r.id not in dropped))
 
     @property
     def partial_cue(self) -> re.Pattern[str]:
-        return re.compile(r"(?<!\w)(" + "|".join(sorted(self.partial)) + r")(?!\w)", re.IGNORECASE)
+        return _cues(sorted(self.partial))
 
 
-_RULES = {
-    "en": _Rules(
-        _FRAME_EN,
-        _UNIVERSAL_EN,
-        _PARTIAL_EN,
-        _ONLY_EN,
-        _MOSTLY_EN,
-        _opposite_map(_OPPOSITES_EN),
-        _NEGATION_EN,
-        re.compile(r"[a-z]+"),
-        "en",
-    ),
-    "fr": _Rules(
-        _FRAME_FR,
-        _UNIVERSAL_FR,
-        _PARTIAL_FR,
-        _ONLY_FR,
-        _MOSTLY_FR,
-        _opposite_map(_OPPOSITES_FR),
-        _NEGATION_FR,
-        re.compile(r"[^\W\d_]+"),
-        "fr",
-    ),
-}
+RULES_DIR = Path(__file__).resolve().parent / "rules"
+EFFECTS = ("hedge", "contradict", "contradict_with_model")
+FAMILIES = frozenset(
+    """framed framed_numbers negated negated_between substituted reversed passive_reversed
+    scope_universal scope_only scope_part_of scope_partial opposite negates restates_negated
+    another_number""".split()
+)
+# Families that read English grammar (its passive, its counting words): refused in another file.
+_ENGLISH_ONLY = frozenset({"passive_reversed", "scope_part_of"})
+
+
+@cache
+def rule_book(language: str) -> RuleBook:
+    """The rules for `language`. A language with no file gets none: its cue words would be
+    another language's, and match little but noise."""
+    path = RULES_DIR / f"{language}.json"
+    if not path.is_file():
+        return _empty(language)
+    return _parse(json.loads(path.read_text(encoding="utf-8")), path)
+
+
+def _parse(data: Mapping[str, Any], path: Path) -> RuleBook:
+    language = data["language"]
+    rules = tuple(Rule(r["id"], r["family"], r["effect"]) for r in data["rules"])
+    for r in rules:
+        if r.family not in FAMILIES or r.effect not in EFFECTS or not r.id.startswith(f"{language}."):
+            raise ValueError(f"{path}: rule {r.id!r} names an unknown family or effect, or another language")
+        if r.family in _ENGLISH_ONLY and language != "en":
+            raise ValueError(f"{path}: rule {r.id!r} reads English grammar")
+    lex = data["lexicons"]
+    opposite: dict[str, frozenset[str]] = {}
+    for a, b in (pair.split("/") for pair in lex["opposites"]):
+        opposite[a] = opposite.get(a, frozenset()) | {b}
+        opposite[b] = opposite.get(b, frozenset()) | {a}
+    return RuleBook(
+        language,
+        rules,
+        _cues(lex["frame"]),
+        _cues(lex["negation"]),
+        frozenset(lex["contrast"]),
+        frozenset(lex["universal"]),
+        frozenset(lex["partial"]),
+        frozenset(lex["only"]),
+        frozenset(lex["mostly"]),
+        opposite,
+        re.compile(r"[a-z]+") if language == "en" else re.compile(r"[^\W\d_]+"),
+    )
+
+
+def _empty(language: str) -> RuleBook:
+    never = re.compile(r"(?!)")
+    empty: frozenset[str] = frozenset()
+    return RuleBook(
+        language, (), never, never, empty, empty, empty, empty, empty, {}, re.compile(r"[^\W\d_]+")
+    )
+
+
+def _cues(alternatives: Sequence[str]) -> re.Pattern[str]:
+    return re.compile(r"\b(?:" + "|".join(alternatives) + r")\b", re.IGNORECASE)
+
+
+_NOT_ONLY = re.compile(r"(not|non) (only|seulement)\b", re.IGNORECASE)
+
 # A sentence restates the statement when it holds this share of its words in order, and a cue
 # bears on it within this many words of a run of them.
 _RESTATED = 0.6
 _NEAR = 3
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-ZÀ-ÖØ-Þ0-9\"“‘«(])")
 
 
 @dataclass(frozen=True, slots=True)
 class Reading:
-    """Whether the source asserts what the statement says, as far as these checks can tell."""
+    """What the rules found in the source text the model found most entailing: the ids of the
+    rules that found it not asserting the statement, and of those that found it saying the
+    opposite."""
 
-    # Why it cannot completely support the statement: "framed", "negated", "substituted", "scope".
-    hedged: str = ""
-    opposite: str = ""  # the source's word that says the opposite of the statement's
+    hedges: tuple[str, ...] = ()
+    contradictions: tuple[str, ...] = ()
 
     @property
     def asserts(self) -> bool:
-        return not self.hedged and not self.opposite
+        return not self.hedges and not self.contradictions
 
 
-def read_meaning(statement: str, source_text: str, language: str = "en") -> Reading:
+def read_meaning(statement: str, sentences: Sequence[str], rules: RuleBook) -> Reading:
     """Checks the source text the model found most entailing against the statement as written.
 
     Direction reads the whole text; the other checks read its sentence that holds most of the
     statement's words, since a window that quotes a myth and then refutes it supports the
-    refutation, not the myth, and a "not" or an "always" two sentences away says nothing of it."""
-    rules = _RULES.get(language, _RULES["en"])
+    refutation, not the myth, and a "not" or an "always" two sentences away says nothing of it.
+    A source that says the opposite direction is read no further."""
+    if not sentences:
+        return Reading()
     said = _words(statement, rules)
-    found = _words(source_text, rules)
-    if turned := _turned(said, found, rules):
-        return Reading(opposite=turned[1])
-    closest = _closest(statement, source_text, rules)
+    found = _words(" ".join(sentences), rules)
+    if (opposite := rules.rule("opposite")) and _turned(said, found, rules):
+        return Reading(contradictions=(opposite.id,))
+    closest = sentences[_closest_index(statement, sentences, rules)]
     # A statement that itself reports a claim ("Critics said that X") is supported by the report,
     # whatever the source adds about X ("…, but this was never confirmed").
     reports = bool(rules.frame.search(statement))
-    if not reports and (rules.frame.search(closest) or _numbers_framed(statement, source_text, rules)):
-        return Reading(hedged="framed")
-    negated = not rules.negation.search(statement) and (
-        _qualifies(statement, closest, rules.negation, rules) or _negated_between(statement, closest, rules)
-    )
-    if negated and not reports:
-        return Reading(hedged="negated")
-    if _substitutes(statement, closest, language):
-        return Reading(hedged="substituted")
-    if _reverses(statement, said, closest, rules, language) or (
-        language == "en" and _passive_turned(statement, closest)
-    ):
-        return Reading(hedged="reversed")
-    if said & rules.universal and not found & rules.universal:
-        return Reading(hedged="scope")
-    if said & rules.only and _words(closest, rules) & rules.mostly:
-        return Reading(hedged="scope")
-    if language == "en" and _narrows_to_part(statement, closest):
-        return Reading(hedged="scope")
-    if not said & rules.partial and _qualifies(statement, closest, rules.partial_cue, rules):
-        return Reading(hedged="scope")
-    return Reading()
+    negating = bool(rules.negation.search(statement))
+    closest_words = _words(closest, rules)
+    checks: dict[str, Callable[[], bool]] = {
+        "framed": lambda: not reports and bool(rules.frame.search(closest)),
+        "framed_numbers": lambda: not reports and _numbers_framed(statement, sentences, rules),
+        "negated": lambda: (
+            not reports and not negating and _qualifies(statement, closest, rules.negation, rules)
+        ),
+        "negated_between": lambda: (
+            not reports and not negating and _negated_between(statement, closest, rules)
+        ),
+        "substituted": lambda: _substitutes(statement, closest, rules.language),
+        "reversed": lambda: _reverses(statement, said, closest, rules),
+        "passive_reversed": lambda: _passive_turned(statement, closest),
+        "scope_universal": lambda: bool(said & rules.universal) and not found & rules.universal,
+        "scope_only": lambda: bool(said & rules.only) and bool(closest_words & rules.mostly),
+        "scope_part_of": lambda: _narrows_to_part(statement, closest),
+        "scope_partial": lambda: (
+            not said & rules.partial and _qualifies(statement, closest, rules.partial_cue, rules)
+        ),
+    }
+    hedges = tuple(r.id for r in rules.rules if r.effect == "hedge" and checks[r.family]())
+    return Reading(hedges=hedges)
 
 
-def _turned(said: frozenset[str], found: frozenset[str], rules: _Rules) -> tuple[str, str] | None:
+def _turned(said: frozenset[str], found: frozenset[str], rules: RuleBook) -> tuple[str, str] | None:
     """The statement's first direction word that `found` turns round, and the word it uses
     instead; None when the words hold both or neither of a pair."""
     for word in sorted(said):
@@ -281,7 +232,7 @@ def _turned(said: frozenset[str], found: frozenset[str], rules: _Rules) -> tuple
     return None
 
 
-def _reverses(statement: str, said: frozenset[str], sentence: str, rules: _Rules, language: str) -> bool:
+def _reverses(statement: str, said: frozenset[str], sentence: str, rules: RuleBook) -> bool:
     """Whether the sentence closest to the statement restates it with a direction word turned
     round ("imports … most of it from Ostria" for "exports most of its wheat to Ostria"), while
     the text around it also holds the statement's own word ("In return, Velland exports timber"),
@@ -290,6 +241,7 @@ def _reverses(statement: str, said: frozenset[str], sentence: str, rules: _Rules
     turned = _turned(said, _words(sentence, rules), rules)
     if turned is None:
         return False
+    language = rules.language
     rest = set(content_terms(statement, language)) - set(content_terms(turned[0], language))
     return bool(rest) and len(rest & set(content_terms(sentence, language))) >= _RESTATED * len(rest)
 
@@ -303,7 +255,7 @@ _COUNT_EN = (
 _PART_OF_EN = re.compile(rf"\b{_COUNT_EN} of (the |its |their |\w+'s )?{_COUNT_EN}\b", re.IGNORECASE)
 
 
-def _numbers_framed(statement: str, source_text: str, rules: _Rules) -> bool:
+def _numbers_framed(statement: str, sentences: Sequence[str], rules: RuleBook) -> bool:
     """Whether every sentence that gives the statement's numbers reports them as hoped, claimed or
     predicted ("Organisers had hoped to attract 50,000 visitors" against "attracted 50,000
     visitors"): the number is the fact, wherever the sentence closest in words sits."""
@@ -311,7 +263,7 @@ def _numbers_framed(statement: str, source_text: str, rules: _Rules) -> bool:
     numbers = set(read.numbers(statement))
     if not numbers:
         return False
-    giving = [s for s in _SENTENCE_END.split(source_text) if numbers <= set(read.numbers(s))]
+    giving = [s for s in sentences if numbers <= set(read.numbers(s))]
     return bool(giving) and all(rules.frame.search(s) for s in giving)
 
 
@@ -342,7 +294,7 @@ def _narrows_to_part(statement: str, sentence: str) -> bool:
     return any(part not in said and part != whole for part, whole in counts)
 
 
-def _negated_between(statement: str, sentence: str, rules: _Rules) -> bool:
+def _negated_between(statement: str, sentence: str, rules: RuleBook) -> bool:
     """Whether the sentence holds half the statement's content words or more and a negation sits
     between the first and the last of them: "The trial … found no link between taking velotran
     and the number of migraine attacks" against "The trial found that velotran reduced the number
@@ -359,7 +311,7 @@ def _negated_between(statement: str, sentence: str, rules: _Rules) -> bool:
     ]
     return len(at) >= 2 and any(
         at[0] < m.start() < at[-1]
-        and m.group().lower() not in _CONTRASTS
+        and m.group().lower() not in rules.contrast
         and not _NOT_ONLY.match(sentence, m.start())
         for m in rules.negation.finditer(sentence)
     )
@@ -394,7 +346,7 @@ def _substitutes(statement: str, sentence: str, language: str) -> bool:
 
 
 def _qualifies(
-    statement: str, sentence: str, cue: re.Pattern[str], rules: _Rules, *, inside: bool = False
+    statement: str, sentence: str, cue: re.Pattern[str], rules: RuleBook, *, inside: bool = False
 ) -> bool:
     """Whether `sentence` restates the statement with a cue ("not", "partly", "was withdrawn")
     on it: most of the statement's words, in order, with the cue within a few words of a run of
@@ -427,15 +379,27 @@ def _qualifies(
     return False
 
 
-def negates(statement: str, source_text: str, language: str = "en") -> bool:
-    """The sentence of `source_text` that holds most of the statement's words negates it, or
+def window_findings(
+    statement: str, sentences: Sequence[str], page_numbers: frozenset[str], rules: RuleBook
+) -> tuple[Rule, ...]:
+    """The contradiction rules that fire on one window of a source (the judge reads only on-topic
+    windows): `negates`, whose finding counts only with the model's contradiction on the same
+    window (policy.py), `restates_negated` and `another_number`."""
+    checks: dict[str, Callable[[], bool]] = {
+        "negates": lambda: _negates(statement, sentences, rules),
+        "restates_negated": lambda: _restates_negated(statement, sentences, rules),
+        "another_number": lambda: _restates_another_number(statement, sentences, page_numbers, rules),
+    }
+    return tuple(r for r in rules.rules if r.family in checks and checks[r.family]())
+
+
+def _negates(statement: str, sentences: Sequence[str], rules: RuleBook) -> bool:
+    """The sentence that holds most of the statement's words negates it, or
     reports it as a myth or an allegation that the next sentence negates ("It is often said that
     X. It is not."), and the statement does not negate: with the model's contradiction on that
     text, a refutation."""
-    rules = _RULES.get(language, _RULES["en"])
-    if rules.negation.search(statement):
+    if rules.negation.search(statement) or not sentences:
         return False
-    sentences = _SENTENCE_END.split(source_text)
     at = _closest_index(statement, sentences, rules)
     if rules.negation.search(sentences[at]):
         return True
@@ -444,34 +408,33 @@ def negates(statement: str, source_text: str, language: str = "en") -> bool:
     )
 
 
-def restates_negated(statement: str, source_text: str, language: str = "en") -> bool:
-    """Whether a sentence of `source_text` restates the statement with a negation on it ("It is
+def _restates_negated(statement: str, sentences: Sequence[str], rules: RuleBook) -> bool:
+    """Whether a sentence restates the statement with a negation on it ("It is
     not: the Eiffel Tower is not made of steel" for "The tower is made of steel"), and does not
     itself report that as a myth or an allegation. Said in the statement's own words, that is a
     refutation whatever the model reads: against "The tower is made of steel." model 0.2.0 read
     that sentence as 0.49 entailment and 0.49 contradiction, 0.3.0 as 0.32 and 0.66."""
-    rules = _RULES.get(language, _RULES["en"])
     if rules.negation.search(statement) or rules.frame.search(statement):
         return False
     return any(
         not rules.frame.search(sentence)
         and _qualifies(statement, sentence, rules.negation, rules, inside=True)
-        for sentence in _SENTENCE_END.split(source_text)
+        for sentence in sentences
     )
 
 
-def restates_another_number(
-    statement: str, source_text: str, page_numbers: frozenset[str], language: str = "en"
+def _restates_another_number(
+    statement: str, sentences: Sequence[str], page_numbers: frozenset[str], rules: RuleBook
 ) -> bool:
-    """Whether a sentence of `source_text` restates the statement with another number in place of
+    """Whether a sentence restates the statement with another number in place of
     its one ("began in Egypt more than 4,500 years ago" for "…about 2,000 years ago"), and the
     statement's number is nowhere on the page (`page_numbers`, as the page index keeps them): a
     page that also says the statement's number ("now 330 metres" beside "300 metres when it
     opened") is about another time or thing, not a refutation. Numbers within 10 % of each other
     are one approximate figure."""
-    said = content_terms(statement, language)
-    for sentence in _SENTENCE_END.split(source_text):
-        words = content_terms(sentence, language)
+    said = content_terms(statement, rules.language)
+    for sentence in sentences:
+        words = content_terms(sentence, rules.language)
         # The statement's number is the one word allowed to differ.
         matcher = _aligned(said, words, _RESTATED * (len(said) - 1))
         if matcher is None:
@@ -504,24 +467,19 @@ def _number(term: str) -> float | None:
         return None
 
 
-def reports_unsettled(sentence: str, language: str = "en") -> bool:
+def reports_unsettled(sentence: str, language: str) -> bool:
     """Whether the sentence reports something as a myth, a saying, an allegation or a rumour
     without saying itself whether it holds (no negation in it): the next sentence usually does."""
-    rules = _RULES.get(language, _RULES["en"])
+    rules = rule_book(language)
     return bool(rules.frame.search(sentence)) and not rules.negation.search(sentence)
 
 
-def _closest(statement: str, source_text: str, rules: _Rules) -> str:
-    sentences = _SENTENCE_END.split(source_text)
-    return sentences[_closest_index(statement, sentences, rules)]
-
-
-def _closest_index(statement: str, sentences: list[str], rules: _Rules) -> int:
+def _closest_index(statement: str, sentences: Sequence[str], rules: RuleBook) -> int:
     said = _words(statement, rules)
     return max(
         range(len(sentences)), key=lambda i: (len(_words(sentences[i], rules) & said), -len(sentences[i]), -i)
     )
 
 
-def _words(text: str, rules: _Rules) -> frozenset[str]:
+def _words(text: str, rules: RuleBook) -> frozenset[str]:
     return frozenset(rules.word.findall(text.lower()))

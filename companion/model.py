@@ -29,6 +29,15 @@ class Thresholds:
     partial: float = 0.25  # combined score at or above (and not complete): partial support
     claim: float = 0.5  # entailment probability at which an atomic claim counts as supported
     contradiction: float = 0.7  # contradiction probability that flags a statement contradicted
+    # The model's best entailment a statement (or each of its facts) needs for complete support,
+    # whatever the combined score (policy.py): coverage may say that a source is on topic, only
+    # the model can say it agrees.
+    entailment_floor: float = 0.05
+    # The model's contradiction on a window that the `negates` rule finds negating the claim
+    # (meaning.py): enough there, though below `contradiction`.
+    negated_contradiction: float = 0.7
+    # The model's best entailment an uncited source needs to be offered as "found elsewhere".
+    elsewhere_entailment: float = 0.5
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,6 +36,7 @@ class SourceReading:
     joined_score: Entailment
     on_topic: tuple[bool, ...]  # per window: does it hold enough of the claim's words to contradict it?
     language: str = "en"  # the claim's, whose words were looked for
+    joined_indices: tuple[int, ...] = ()  # the Document's sentences `joined_text` joins
 
     @property
     def best_entailment(self) -> float:
@@ -62,11 +63,19 @@ class SourceReading:
         best = max(range(len(self.windows)), key=lambda i: (self.window_scores[i].entailment, -i))
         return self.windows[best]
 
-    def most_entailing_text(self) -> str:
-        """The text (a window or the joined top sentences) the model found most entailing."""
-        texts = [(s.entailment, -i, w.text) for i, (w, s) in enumerate(zip(self.windows, self.window_scores))]
-        texts.append((self.joined_score.entailment, 1, self.joined_text))
-        return max(texts)[2] if self.windows else self.joined_text
+    def most_entailing_sentences(self) -> tuple[str, ...]:
+        """The sentences (a window's, or the joined top ones) the model found most entailing, as
+        the Document split them: the rules read these, never a re-split of the joined text."""
+        joined = tuple(self.document.sentences[i].text for i in self.joined_indices)
+        texts = [
+            (s.entailment, -i, self.window_sentences(w))
+            for i, (w, s) in enumerate(zip(self.windows, self.window_scores))
+        ]
+        texts.append((self.joined_score.entailment, 1, joined))
+        return max(texts)[2] if self.windows else joined
+
+    def window_sentences(self, window: Window) -> tuple[str, ...]:
+        return tuple(s.text for s in self.document.sentences[window.first : window.last + 1])
 
     @property
     def first_reading(self) -> Entailment:
@@ -80,6 +89,7 @@ class _Plan:
     document: Document
     windows: tuple[Window, ...]
     joined: str
+    top: tuple[int, ...]
 
 
 def read_sources(
@@ -105,9 +115,9 @@ def read_sources(
             language=language,
         )
         found = _read_on(document, found, language)
-        top = top_sentences(found, retrieval.joined_sentences)
+        top = tuple(top_sentences(found, retrieval.joined_sentences))
         joined = " ".join(document.sentences[i].text for i in top)
-        plans.append(_Plan(url, document, tuple(found), joined))
+        plans.append(_Plan(url, document, tuple(found), joined, top))
     pairs = [(w.text, claim) for plan in plans for w in plan.windows]
     pairs += [(plan.joined, claim) for plan in plans if plan.joined]
     scores = iter(nli.score(pairs))
@@ -126,6 +136,7 @@ def read_sources(
             joined_score,
             on_topic,
             language,
+            plan.top,
         )
     return readings
 

@@ -275,6 +275,7 @@ class CitationJudgment:
     unsupported: tuple[str, ...] = ()  # atomic claims this source does not support
     # The model's 3-way reading of the most relevant window, before any gating or combining.
     reading: Entailment | None = None
+    reasons: tuple[str, ...] = ()  # what decided the judgment (policy.py, docs/api.md "Reasons")
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,6 +305,7 @@ class StatementJudgment:
     features: tuple[float, ...] = ()  # the combiner's inputs (combiner.FEATURES), for the audit
     found_elsewhere: tuple[FoundElsewhere, ...] = ()  # best first; only for statements not fully supported
     model: str = ""  # the name of the model that judged it (judges.py picks one by language)
+    reasons: tuple[str, ...] = ()  # what decided the judgment (policy.py, docs/api.md "Reasons")
 
     @property
     def unsupported_assertions(self) -> tuple[str, ...]:

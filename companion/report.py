@@ -203,6 +203,7 @@ def _measures(judgments: Sequence[str], reasons: Sequence[str]) -> list[Measure]
         ),
         Measure("misplaced", _LABELS["misplaced"], "statements", lambda a: a.misplaced, statements),
     ]
+
     def gave(reason: str) -> Callable[[AnswerFigures], int]:
         return lambda a: a.reasons.get(reason, 0)
 

@@ -104,7 +104,7 @@ def _systemd_word(text: str, *, variables: bool) -> str:
     text = text.replace("%", "%%")
     if variables:
         text = text.replace("$", "$$")
-    if text and not any(ch in text for ch in ' \t\n"\'\\;'):
+    if text and not any(ch in text for ch in " \t\n\"'\\;"):
         return text
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 

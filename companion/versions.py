@@ -21,6 +21,7 @@ import ast
 import functools
 import hashlib
 import io
+import json
 import tokenize
 from importlib import resources
 
@@ -45,9 +46,13 @@ JUDGE_MODULES = (
     "meaning",
     "model",
     "pipeline",
+    "policy",
     "reading",
     "records",
     "retrieve",
+    # The rules are data (meaning.py): each language's file is judging as much as code is.
+    "rules/en.json",
+    "rules/fr.json",
     "urls",
     "utf16",
     "weburl",
@@ -79,10 +84,15 @@ OPERATIONS_MODULES = (
 
 @functools.cache  # the installed code does not change under a running process
 def code_fingerprint(modules: tuple[str, ...]) -> str:
-    """16 hex digits of SHA-256 over the named companion modules, comments and docstrings blanked."""
+    """16 hex digits of SHA-256 over the named companion modules, comments and docstrings blanked,
+    and data files (named with their suffix), read as JSON so that layout does not count."""
     digest = hashlib.sha256()
     package = resources.files("companion")
     for name in sorted(modules):
+        if name.endswith(".json"):
+            data = json.loads((package / name).read_text(encoding="utf-8"))
+            digest.update(f"{name}\0{json.dumps(data, sort_keys=True)}\0".encode())
+            continue
         source = (package / f"{name}.py").read_text(encoding="utf-8")
         digest.update(f"{name}\0{_code_only(source)}\0".encode())
     return digest.hexdigest()[:16]

@@ -1,15 +1,19 @@
 """Fits the score combiner and the decision thresholds of a model folder on calibration data.
 
-Runs the companion's own judge on the calib parts (scripts/make_splits.py) of AttributionBench and
-WiCE, then:
-- fits a small L2-regularised logistic regression from combiner.FEATURES to "fully supported"
-  (both sets pooled, each weighted equally);
-- sets `contradiction`, the bar for flagging a statement as contradicted, on pairs labelled
-  contradiction (SNLI test): the lowest bar at which >= 95% of the flags are right. The citation
-  sets have no contradiction labels; searched on them, this bar only trades vetoes of "complete"
-  for balanced accuracy and drifted to where the flag almost never fires (0.98);
-- picks the `complete` and `claim` (atomic-claim) thresholds that together maximise the mean
-  balanced accuracy of the two sets, and `partial` for WiCE 3-way macro-F1;
+Runs the companion's own judge (`Judge.read`: retrieval, the model, the rules of meaning.py) on
+the calib parts (scripts/make_splits.py) of AttributionBench and WiCE once, then fits everything
+through the policy that runs (policy.decide_statement), so the figures describe the pipeline:
+- `contradiction`, the bar for flagging a statement contradicted, first, on pairs labelled
+  contradiction (SNLI test): the lowest bar at which >= 95% of the flags are right (the citation
+  sets have no contradiction labels; searched on them, the bar drifted to where it never fires);
+- the combiner: an L2-regularised logistic regression from combiner.FEATURES to "fully
+  supported" (both sets pooled, each weighted equally), its L2 chosen by 5-fold
+  cross-validation, with the Brier score and expected calibration error (ECE, ten bins) of the
+  out-of-fold probabilities;
+- `complete`, `claim` (atomic claims) and `entailment_floor` (the model's own entailment that
+  complete support needs) together, for the mean balanced accuracy of the two sets; `partial`
+  for WiCE 3-way macro-F1. The whole fit is also cross-validated (5 folds: fit on four, judge
+  the fifth), and that figure is written beside the in-sample one;
 and writes them into <model>/config.json. The held parts stay untouched for reporting; SNLI test
 accuracy is an argmax figure that no threshold touches.
 
@@ -22,15 +26,18 @@ import argparse
 import dataclasses
 import json
 import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from companion.combiner import FEATURES, decide, features_version
+from companion.combiner import FEATURES, Combiner, features_version
 from companion.infer import OnnxNLI
 from companion.judge import Judge
-from companion.model import Thresholds
+from companion.model import ModelConfig, Thresholds
+from companion.policy import ClaimFacts, decide_statement
 from scripts.datasets import examples, read_rows
 from scripts.evaluate import balanced_accuracy, macro_f1
 
@@ -58,20 +65,12 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, w: np.ndarray, l2: float = 1.0) -
     return weights, bias
 
 
-def collect(judge: Judge, fmt: str, rows: list[dict]) -> list[dict]:
-    out = []
+def collect(judge: Judge, fmt: str, rows: list[dict]) -> list[tuple[ClaimFacts | None, str]]:
+    """Each example's readings (None: no source could be read) and its gold label."""
+    out: list[tuple[ClaimFacts | None, str]] = []
     for ex in examples(fmt, rows):
-        result = judge.judge(ex.statement, ex.sources)
-        out.append(
-            {
-                "features": list(result.features),
-                "gold": ex.gold,
-                "atom_features": [list(c.features) for c in result.claims],
-                # Judge.judge flags a statement when an on-topic window's contradiction passes the
-                # threshold, so the flag can be searched here.
-                "contradiction": max((cj.contradiction for cj in result.per_citation), default=0.0),
-            }
-        )
+        read = judge.read(ex.statement, ex.sources)
+        out.append((read.facts if read else None, ex.gold))
     return out
 
 
@@ -87,6 +86,155 @@ def contradiction_bar(nli: OnnxNLI, rows: list[dict], precision: float = 0.95) -
     return 0.99
 
 
+@dataclass(frozen=True, slots=True)
+class Fit:
+    weights: np.ndarray
+    bias: float
+    l2: float
+    thresholds: Thresholds
+
+
+def combiner_for(base: ModelConfig, judge: Judge, weights: np.ndarray, bias: float) -> Combiner:
+    fitted = dataclasses.replace(
+        base,
+        combiner_weights=tuple(float(w) for w in weights),
+        combiner_bias=float(bias),
+        combiner_features=FEATURES,
+        features_version=features_version(judge.retrieval, judge.judging),
+    )
+    return Combiner(fitted, judge.retrieval, judge.judging)
+
+
+def labels(rows: Sequence[tuple[ClaimFacts | None, str]], combiner: Combiner, t: Thresholds) -> list[str]:
+    return [decide_statement(f, combiner, t).judgment if f else "no_support" for f, _ in rows]
+
+
+def mean_ba(
+    sets: Sequence[Sequence[tuple[ClaimFacts | None, str]]], combiner: Combiner, t: Thresholds
+) -> float:
+    return float(
+        np.mean(
+            [
+                balanced_accuracy(
+                    [g == "complete_support" for _, g in rows],
+                    [label == "complete_support" for label in labels(rows, combiner, t)],
+                )
+                for rows in sets
+            ]
+        )
+    )
+
+
+def design(
+    sets: Sequence[Sequence[tuple[ClaimFacts | None, str]]],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Features, gold and weights (each set weighted equally) of the readable examples."""
+    x = np.array([f.features for rows in sets for f, _ in rows if f], dtype=float)
+    y = np.array([g == "complete_support" for rows in sets for f, g in rows if f], dtype=float)
+    w = np.concatenate([np.full(sum(1 for f, _ in rows if f), 1.0 / max(1, len(rows))) for rows in sets])
+    return x, y, w * len(x) / len(sets)
+
+
+def folds(n: int, k: int = 5, seed: int = 13) -> list[np.ndarray]:
+    return list(np.array_split(np.random.default_rng(seed).permutation(n), k))
+
+
+def choose_l2(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> tuple[float, np.ndarray]:
+    """The L2 with the lowest out-of-fold weighted log loss, and those out-of-fold probabilities."""
+    best: tuple[float, float, np.ndarray] | None = None
+    for l2 in (0.1, 1.0, 10.0, 100.0):
+        p = np.zeros(len(x))
+        for held in folds(len(x)):
+            train = np.setdiff1d(np.arange(len(x)), held)
+            weights, bias = fit_logistic(x[train], y[train], w[train], l2)
+            p[held] = 1 / (1 + np.exp(-(bias + x[held] @ weights)))
+        q = np.clip(p, 1e-6, 1 - 1e-6)
+        loss = float(-(w * (y * np.log(q) + (1 - y) * np.log(1 - q))).sum() / w.sum())
+        if best is None or loss < best[0]:
+            best = (loss, l2, p)
+    assert best is not None
+    return best[1], best[2]
+
+
+def calibration_error(p: np.ndarray, y: np.ndarray, w: np.ndarray, bins: int = 10) -> tuple[float, float]:
+    """The weighted Brier score and expected calibration error (equal-width bins) of `p`."""
+    brier = float((w * (p - y) ** 2).sum() / w.sum())
+    at = np.minimum((p * bins).astype(int), bins - 1)
+    ece = sum(
+        w[at == b].sum()
+        / w.sum()
+        * abs(np.average(p[at == b], weights=w[at == b]) - np.average(y[at == b], weights=w[at == b]))
+        for b in range(bins)
+        if w[at == b].sum() > 0
+    )
+    return brier, float(ece)
+
+
+def fit(
+    base: ModelConfig,
+    judge: Judge,
+    sets: Sequence[Sequence[tuple[ClaimFacts | None, str]]],
+    contradiction: float,
+) -> Fit:
+    """Weights, then thresholds searched through the policy, on these examples."""
+    x, y, w = design(sets)
+    l2, _ = choose_l2(x, y, w)
+    weights, bias = fit_logistic(x, y, w, l2)
+    combiner = combiner_for(base, judge, weights, bias)
+    fixed = base.thresholds
+    start = Thresholds(
+        contradiction=contradiction,
+        negated_contradiction=fixed.negated_contradiction,
+        elsewhere_entailment=fixed.elsewhere_entailment,
+        entailment_floor=fixed.entailment_floor,
+    )
+    grid = np.round(np.arange(0.05, 0.96, 0.01), 2)
+    claims = np.round(np.arange(0.3, 0.96, 0.05), 2)
+    floors = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7)
+
+    def best_complete_claim(t: Thresholds) -> Thresholds:
+        # complete and claim together decide "fully supported" (policy.decide): searched jointly.
+        return max(
+            (dataclasses.replace(t, complete=float(c), claim=float(a)) for c in grid for a in claims),
+            key=lambda candidate: mean_ba(sets, combiner, candidate),
+        )
+
+    t = best_complete_claim(start)
+    t = max(
+        (dataclasses.replace(t, entailment_floor=f) for f in floors), key=lambda c: mean_ba(sets, combiner, c)
+    )
+    t = best_complete_claim(t)
+    wice = sets[-1]
+    # Below 0.15, "partial" would fire on sources that share almost no words with the statement.
+    partial = max(
+        (float(p) for p in grid if 0.15 <= p < t.complete),
+        default=t.complete,
+        key=lambda p: macro_f1(
+            [g for _, g in wice], labels(wice, combiner, dataclasses.replace(t, partial=p)), LABELS3
+        ),
+    )
+    return Fit(weights, bias, l2, dataclasses.replace(t, partial=partial))
+
+
+def cross_validated(
+    base: ModelConfig,
+    judge: Judge,
+    sets: Sequence[Sequence[tuple[ClaimFacts | None, str]]],
+    contradiction: float,
+) -> float:
+    """Mean balanced accuracy of the whole fit on examples it did not see (5 folds per set)."""
+    split = [folds(len(rows)) for rows in sets]
+    scores = []
+    for k in range(5):
+        train = [
+            [rows[i] for i in range(len(rows)) if i not in set(parts[k])] for rows, parts in zip(sets, split)
+        ]
+        test = [[rows[i] for i in parts[k]] for rows, parts in zip(sets, split)]
+        f = fit(base, judge, train, contradiction)
+        scores.append(mean_ba(test, combiner_for(base, judge, f.weights, f.bias), f.thresholds))
+    return float(np.mean(scores))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -99,84 +247,53 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    nli = OnnxNLI(args.model)
-    # Judge with the raw model and a `complete` bar no score reaches, so every example gets its
-    # atomic claims scored; the decision is then searched offline.
-    raw = dataclasses.replace(nli.config, combiner_weights=(), thresholds=Thresholds(complete=2.0))
-    judge = Judge(nli, raw)
-    sets = {
-        fmt: collect(judge, fmt, read_rows(args.splits / f"{fmt}.{args.part}.jsonl"))
-        for fmt in ("attributionbench", "wice")
-    }
-
-    x = np.array([r["features"] for rows in sets.values() for r in rows], dtype=float)
-    y = np.array([r["gold"] == "complete_support" for rows in sets.values() for r in rows], dtype=float)
-    w = np.concatenate([np.full(len(rows), 1.0 / len(rows)) for rows in sets.values()]) * len(x) / len(sets)
-    weights, bias = fit_logistic(x, y, w)
-    for rows in sets.values():
-        for r in rows:
-            r["p"] = float(1 / (1 + np.exp(-(bias + np.dot(weights, r["features"])))))
-            # Atoms get the same combiner (Judge._atoms); a one-fact statement is its own atom.
-            r["atoms"] = [float(1 / (1 + np.exp(-(bias + np.dot(weights, f))))) for f in r["atom_features"]]
-
-    def labels(rows: list[dict], t: Thresholds) -> list[str]:
-        return [decide(r["p"], r["atoms"], r["contradiction"] >= t.contradiction, t).judgment for r in rows]
-
-    def mean_ba(t: Thresholds) -> float:
-        return float(
-            np.mean(
-                [
-                    balanced_accuracy(
-                        [r["gold"] == "complete_support" for r in rows],
-                        [label == "complete_support" for label in labels(rows, t)],
-                    )
-                    for rows in sets.values()
-                ]
-            )
-        )
-
-    grid = np.round(np.arange(0.05, 0.96, 0.01), 2)
-    claims = np.round(np.arange(0.3, 0.96, 0.05), 2)
+    nli = OnnxNLI(args.model, cache_pairs=5_000_000)
     contradiction = contradiction_bar(nli, read_rows(args.snli))
-    # complete and claim together decide "fully supported" (decide()): searched jointly.
-    complete, claim = max(
-        ((float(c), float(a)) for c in grid for a in claims),
-        key=lambda ca: mean_ba(Thresholds(complete=ca[0], claim=ca[1], contradiction=contradiction)),
+    # The readings depend on the contradiction bar alone (a window past it is read again with the
+    # page's other sentences about the claim); everything else is fitted on them below.
+    base = dataclasses.replace(
+        nli.config,
+        combiner_weights=(),
+        thresholds=dataclasses.replace(nli.config.thresholds, contradiction=contradiction),
     )
-    wice = sets["wice"]
-    # Below 0.15, "partial" would fire on sources that share almost no words with the statement.
-    partial = max(
-        (float(p) for p in grid if 0.15 <= p < complete),
-        default=complete,
-        key=lambda p: macro_f1(
-            [r["gold"] for r in wice],
-            labels(wice, Thresholds(complete=complete, partial=p, claim=claim, contradiction=contradiction)),
-            LABELS3,
-        ),
-    )
-    chosen = Thresholds(complete=complete, partial=partial, claim=claim, contradiction=contradiction)
-    thresholds = dataclasses.asdict(chosen)
-    f1 = macro_f1([r["gold"] for r in wice], labels(wice, chosen), LABELS3)
+    judge = Judge(nli, base)
+    names = ("attributionbench", "wice")
+    sets = [collect(judge, fmt, read_rows(args.splits / f"{fmt}.{args.part}.jsonl")) for fmt in names]
+
+    chosen = fit(base, judge, sets, contradiction)
+    combiner = combiner_for(base, judge, chosen.weights, chosen.bias)
+    x, y, w = design(sets)
+    _, out_of_fold = choose_l2(x, y, w)
+    brier, ece = calibration_error(out_of_fold, y, w)
+    f1 = macro_f1([g for _, g in sets[1]], labels(sets[1], combiner, chosen.thresholds), LABELS3)
 
     config_path = args.model / "config.json"
     config = json.loads(config_path.read_text())
-    config["thresholds"] = thresholds
+    config["thresholds"] = dataclasses.asdict(chosen.thresholds)
     config["combiner"] = {
         "features": list(FEATURES),
         "features_version": features_version(judge.retrieval, judge.judging),
-        "weights": [round(float(v), 6) for v in weights],
-        "bias": round(float(bias), 6),
+        "weights": [round(float(v), 6) for v in chosen.weights],
+        "bias": round(float(chosen.bias), 6),
+        "l2": chosen.l2,
     }
     config["calibration"] = {
         "data": f"{args.part} parts of AttributionBench dev and WiCE dev in {args.splits} "
-        "(scripts/make_splits.py, seed 13)",
+        "(scripts/make_splits.py, seed 13), read by the judge and decided by its policy",
         "contradiction_data": f"{args.snli.parent.name}/{args.snli.name}, flags right 95% of the time",
-        "examples": {fmt: len(rows) for fmt, rows in sets.items()},
-        "mean_balanced_accuracy": round(mean_ba(chosen), 4),
+        "examples": {fmt: len(rows) for fmt, rows in zip(names, sets)},
+        "mean_balanced_accuracy": round(mean_ba(sets, combiner, chosen.thresholds), 4),
+        "cv_mean_balanced_accuracy": round(cross_validated(base, judge, sets, contradiction), 4),
+        "combiner_brier_cv": round(brier, 4),
+        "combiner_ece_cv": round(ece, 4),
         "wice_macro_f1": round(f1, 4),
     }
     config_path.write_text(json.dumps(config, indent=2) + "\n")
-    print(json.dumps({"thresholds": thresholds, "combiner": config["combiner"], **config["calibration"]}))
+    print(
+        json.dumps(
+            {"thresholds": config["thresholds"], "combiner": config["combiner"], **config["calibration"]}
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -35,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from companion.config import Retrieval
 from companion.infer import OnnxNLI
 from companion.judge import Judge
+from companion.meaning import rule_book
 from companion.model import default_model_dir
 from companion.records import StatementJudgment
 from scripts.datasets import FORMATS, MEANING, Example, examples, read_rows
@@ -203,6 +204,13 @@ def main() -> None:
         default=None,
         help="longest window in source sentences (default: companion.config.Retrieval)",
     )
+    parser.add_argument(
+        "--drop-rule",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="judge without this rule of companion/rules/ (e.g. en.framed); repeatable",
+    )
     args = parser.parse_args()
     if args.data is None and args.format != "meaning":
         parser.error(f"--data is required for --format {args.format}")
@@ -214,7 +222,13 @@ def main() -> None:
         max_window_sentences=args.window_sentences or defaults.max_window_sentences,
     )
     # Other retrieval settings than the combiner was fitted to: allowed here, for measuring them.
-    judge = Judge(nli, nli.config, retrieval, strict=retrieval == defaults)
+    judge = Judge(
+        nli,
+        nli.config,
+        retrieval,
+        strict=retrieval == defaults,
+        rules=lambda language: rule_book(language).without(args.drop_rule),
+    )
     started = time.perf_counter()
     preds, _ = run(judge, args.format, rows)
     elapsed = time.perf_counter() - started
@@ -226,6 +240,7 @@ def main() -> None:
     result.update(
         model=nli.config.name,
         candidates=retrieval.candidates,
+        dropped_rules=args.drop_rule,
         window_sentences=retrieval.max_window_sentences,
         seconds=round(elapsed, 1),
         pairs_scored=nli.pairs_scored,

@@ -107,6 +107,8 @@
       citedBy: line.cited_by || null,
       sources: list,
       unsupported: line.unsupported_assertions || [],
+      // What decided the verdict (api.md "reasons"); an older companion sends none.
+      reasons: Array.isArray(line.reasons) ? line.reasons.filter((r) => typeof r === 'string') : [],
       supportingSources: (shownSources.length ? shownSources : list).map((s) => s.n),
       elsewhere: CL.overlay.elsewhereView(line, request, sources),
     };

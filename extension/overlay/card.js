@@ -32,6 +32,8 @@
    * @property {string[]} unsupported  atomic claims no source supports (FActScore)
    * @property {number[]} supportingSources
    * @property {ElsewhereView} [elsewhere]  support found in pages the sentence does not cite
+   * @property {string[]} [reasons]  what decided the verdict: the statement line's `reasons` ids
+   *   (docs/api.md), strongest first; absent from an older companion
    */
 
   /**
@@ -51,6 +53,60 @@
     if (judgment === 'inaccessible') return t('source_could_not_be_read');
     if (judgment === 'not_checked') return t('source_not_checked');
     return '';
+  }
+
+  /**
+   * The rule families of companion/rules/<language>.json, by what they found: one message for
+   * each group, worded for any language the rule was written for.
+   * @type {Record<string, () => string>}
+   */
+  const RULE_WORDS = {
+    framed: () => t('card_reason_rule_framed'),
+    framed_numbers: () => t('card_reason_rule_framed'),
+    negated: () => t('card_reason_rule_negated'),
+    negated_between: () => t('card_reason_rule_negated'),
+    negates: () => t('card_reason_rule_negated'),
+    restates_negated: () => t('card_reason_rule_negated'),
+    substituted: () => t('card_reason_rule_substituted'),
+    another_number: () => t('card_reason_rule_substituted'),
+    opposite: () => t('card_reason_rule_opposite'),
+    reversed: () => t('card_reason_rule_opposite'),
+    passive_reversed: () => t('card_reason_rule_opposite'),
+    scope_universal: () => t('card_reason_rule_scope'),
+    scope_only: () => t('card_reason_rule_scope'),
+    scope_part_of: () => t('card_reason_rule_scope'),
+    scope_partial: () => t('card_reason_rule_scope'),
+  };
+
+  /** The other reason ids (docs/api.md, "reasons"). @type {Record<string, () => string>} */
+  const REASON_WORDS = {
+    'model.entailment': () => t('card_reason_model_entailment'),
+    'model.no_entailment': () => t('card_reason_model_no_entailment'),
+    'model.contradiction': () => t('card_reason_model_contradiction'),
+    'score.below_complete': () => t('card_reason_score'),
+    'score.below_partial': () => t('card_reason_score'),
+    'claims.unsupported': () => t('card_reason_claims_unsupported'),
+  };
+
+  /**
+   * What decided a verdict, in the reader's words: one line per message, in the order of the
+   * ids (strongest first), each message once. An id this version does not know (a newer
+   * companion's) is left out, never shown as it is; so is anything that is not a string.
+   * @param {unknown} reasons  a statement line's `reasons`: missing from an older companion
+   * @returns {string[]}
+   */
+  function reasonWords(reasons) {
+    if (!Array.isArray(reasons)) return [];
+    const words = [];
+    for (const id of reasons) {
+      if (typeof id !== 'string') continue;
+      const rule = /^rule:[a-z]{2,3}\.([a-z_]+)$/.exec(id);
+      const say = rule ? Object.hasOwn(RULE_WORDS, rule[1]) && RULE_WORDS[rule[1]] : Object.hasOwn(REASON_WORDS, id) && REASON_WORDS[id];
+      if (!say) continue;
+      const text = say();
+      if (!words.includes(text)) words.push(text);
+    }
+    return words;
   }
 
   const EDGE = 8; // px kept free at the viewport's edges
@@ -153,6 +209,7 @@
         this.add(this.el, 'p', 'note', t('card_contradicted_note'));
       }
       if (elsewhere) this.add(this.el, 'p', 'note elsewhere', t('card_elsewhere_note', CL.overlay.elsewherePhrase(elsewhere)));
+      this.addReasons(view, `${headingId}-why`);
       if (!view.sources.length) {
         this.add(this.el, 'p', '', t('card_no_source'));
       }
@@ -173,6 +230,21 @@
       }
       this.el.hidden = false;
       this.place(anchor, avoid);
+    }
+
+    /**
+     * "Why this verdict": what decided it, one line each; nothing when no id has words here.
+     * @param {StatementView} view @param {string} headId
+     */
+    addReasons(view, headId) {
+      const words = reasonWords(view.reasons);
+      if (!words.length) return;
+      const box = this.add(this.el, 'div', 'reasons');
+      const head = this.add(box, 'p', 'reasons-head', t('card_reasons_heading'));
+      head.id = headId;
+      const list = this.add(box, 'ul', '');
+      list.setAttribute('aria-labelledby', headId);
+      for (const text of words) this.add(list, 'li', '', text);
     }
 
     /** @param {SourceView} source @param {boolean} refutes  its quote says the opposite of the sentence */
@@ -267,5 +339,5 @@
     }
   }
 
-  CL.overlay = Object.assign(CL.overlay || {}, { Card, placeCard });
+  CL.overlay = Object.assign(CL.overlay || {}, { Card, placeCard, reasonWords });
 })((globalThis.CiteLens ??= {}));

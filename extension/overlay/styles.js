@@ -63,6 +63,8 @@ ${Object.entries(PALETTE).map(([kind, c]) => `.k-${kind} { background: ${c.backg
 .card .note { margin: 6px 0 0; color: #7f1d1d; }
 .card .note.elsewhere { color: #1e3a8a; font-weight: 600; }
 .card .note.cited-by { color: #334155; }
+.card .reasons-head { margin: 10px 0 0; font-weight: 600; }
+.card .reasons ul { margin: 2px 0 0; padding-left: 18px; }
 .card .elsewhere-head { margin: 10px 0 0; font-weight: 600; }
 .card .refutes blockquote { border-left-color: #a21caf; background: #fdf4ff; }
 .card .found blockquote { border-left-color: #15803d; background: #f0fdf4; }

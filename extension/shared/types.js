@@ -64,6 +64,10 @@
  * @property {Evidence[]} evidence  for a no_support source of a contradicted statement: the sentence that says otherwise
  * @property {string[]} [unsupported_assertions]
  * @property {string} [reason]   why it could not be read, when inaccessible
+ * @property {string[]} [reasons]  what decided its judgment, strongest first (docs/api.md "reasons"):
+ *   model.entailment, model.no_entailment, model.contradiction, score.below_complete,
+ *   score.below_partial, claims.unsupported, rule:<language>.<family>; empty for inaccessible and
+ *   not_checked; always sent by this companion, missing from an older one
  */
 
 /**
@@ -94,6 +98,9 @@
  * @property {string[]} unsupported_assertions
  * @property {{text: string, score: number, supported: boolean}[]} [claims]
  * @property {FoundElsewhere[]} [found_elsewhere]  best first; empty when fully supported or nothing was found
+ * @property {string[]} [reasons]  what decided its judgment, strongest first: the ids of
+ *   PerCitation.reasons; empty for no_citation, inaccessible and not_checked; missing from an
+ *   older companion. The card shows them as "Why this verdict" (overlay/card.js reasonWords)
  */
 
 /**

@@ -1,4 +1,4 @@
-"""The judge's rules without the model: `decide` as a table, the features version, found
+"""The judge's rules without the model: the features version, found
 elsewhere, and the pipeline's order, with the deterministic backend and fetcher of fakes.py."""
 
 from __future__ import annotations
@@ -7,10 +7,8 @@ import dataclasses
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
-from companion.combiner import Combiner, decide, features_version
+from companion.combiner import Combiner, features_version
 from companion.config import Judging, Limits, Retrieval
 from companion.errors import ModelUnavailable
 from companion.extract import document_from_passages
@@ -33,62 +31,6 @@ from companion.records import (
 from .fakes import MemoryFetcher, ScriptedNLI, WordNLI, fake_model
 
 T = Thresholds(complete=0.5, partial=0.25, claim=0.5, contradiction=0.9)
-
-
-@pytest.mark.parametrize(
-    ("score", "atoms", "contradicted", "judgment", "unsupported"),
-    [
-        # one fact: the score decides, a contradiction rules out support
-        (0.8, [], False, "complete_support", ()),
-        (0.8, [0.8], False, "complete_support", ()),
-        (0.3, [0.3], False, "partial_support", (0,)),
-        (0.1, [0.1], False, "no_support", (0,)),
-        (0.8, [0.8], True, "no_support", (0,)),
-        (0.3, [], True, "no_support", (0,)),
-        # several facts (FActScore): as supported as its facts
-        (0.9, [0.9, 0.9], False, "complete_support", ()),
-        (0.4, [0.7, 0.6], False, "partial_support", (1,)),  # was partial naming nothing
-        (0.9, [0.9, 0.1], False, "partial_support", (1,)),
-        (0.2, [0.1, 0.6, 0.2], False, "partial_support", (0, 2)),
-        (0.9, [0.1, 0.2], False, "no_support", (0, 1)),
-        (0.9, [0.9, 0.1], True, "partial_support", (1,)),
-        (0.9, [0.9, 0.9], True, "no_support", (0, 1)),  # the source says otherwise as a whole
-    ],
-)
-def test_decide_table(score, atoms, contradicted, judgment, unsupported):
-    verdict = decide(score, atoms, contradicted, T)
-    assert (verdict.judgment, verdict.unsupported) == (judgment, unsupported)
-
-
-@pytest.mark.parametrize(
-    ("score", "atoms", "judgment", "unsupported"),
-    [
-        (0.9, [0.9], "partial_support", (0,)),  # reported, not asserted: never complete
-        (0.1, [], "no_support", (0,)),
-        (0.9, [0.9, 0.6], "partial_support", (1,)),  # the least supported fact is named
-        (0.9, [0.9, 0.1], "partial_support", (1,)),
-    ],
-)
-def test_decide_when_no_source_asserts_the_statement(score, atoms, judgment, unsupported):
-    verdict = decide(score, atoms, False, T, hedged=True)
-    assert (verdict.judgment, verdict.unsupported) == (judgment, unsupported)
-
-
-@given(
-    score=st.floats(0, 1),
-    atoms=st.lists(st.floats(0, 1), max_size=6),
-    contradicted=st.booleans(),
-    hedged=st.booleans(),
-)
-def test_a_verdict_never_contradicts_itself(score, atoms, contradicted, hedged):
-    verdict = decide(score, atoms, contradicted, T, hedged=hedged)
-    facts = max(1, len(atoms))
-    if verdict.judgment == "complete_support":
-        assert verdict.unsupported == () and not contradicted and not hedged
-    elif verdict.judgment == "partial_support":
-        assert len(verdict.unsupported) > 0 and (facts == 1 or len(verdict.unsupported) < facts)
-    else:
-        assert len(verdict.unsupported) == facts
 
 
 def test_a_combiner_fitted_to_another_features_version_is_refused_in_words():
@@ -161,7 +103,10 @@ def test_an_uncited_source_is_offered_only_where_the_model_reads_support(judge):
     result = judge.judge(statement("Tomatoes need six hours of direct sun a day.", BEES), all_sources)
     assert judge.elsewhere(result, all_sources, cited_by()).found_elsewhere
     # The same page, with a bar the model's reading cannot reach: words alone find nothing.
-    strict = Judge(WordNLI(), fake_model(), judging=dataclasses.replace(Judging(), elsewhere_entailment=1.01))
+    model = fake_model()
+    bar = dataclasses.replace(model.thresholds, elsewhere_entailment=1.01)
+    model = dataclasses.replace(model, thresholds=bar)
+    strict = Judge(WordNLI(), model)
     assert strict.elsewhere(result, all_sources, cited_by()).found_elsewhere == ()
 
 

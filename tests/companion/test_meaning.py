@@ -5,98 +5,203 @@ from __future__ import annotations
 
 import pytest
 
-from companion.meaning import (
-    Reading,
-    negates,
-    read_meaning,
-    reports_unsettled,
-    restates_another_number,
-    restates_negated,
-)
+from companion.meaning import read_meaning as _read_meaning
+from companion.meaning import reports_unsettled, rule_book, window_findings
+from companion.segment import split_sentences
+
+# The finding as these tests name it: each family's broad kind (several families share one).
+_KIND = {
+    "framed_numbers": "framed",
+    "negated_between": "negated",
+    "passive_reversed": "reversed",
+    "scope_universal": "scope",
+    "scope_only": "scope",
+    "scope_part_of": "scope",
+    "scope_partial": "scope",
+}
+
+
+def sentences(text, language="en"):
+    """The text as the Document splits it, which is what the rules read."""
+    return [text[a:b] for a, b in split_sentences(text, language)]
+
+
+def read_meaning(statement, source, language="en"):
+    return _read_meaning(statement, sentences(source, language), rule_book(language))
+
+
+def kinds(statement, source, language="en"):
+    found = read_meaning(statement, source, language)
+    return {_KIND.get(i.split(".", 1)[1], i.split(".", 1)[1]) for i in (*found.hedges, *found.contradictions)}
+
+
+def Reading(hedged="", opposite=""):  # reads as the record it stood for
+    return "opposite" if opposite else hedged
+
+
+def _fires(family, statement, source, language="en", numbers=frozenset()):
+    found = window_findings(statement, sentences(source, language), numbers, rule_book(language))
+    return any(r.family == family for r in found)
+
+
+def negates(statement, source, language="en"):
+    return _fires("negates", statement, source, language)
+
+
+def restates_negated(statement, source, language="en"):
+    return _fires("restates_negated", statement, source, language)
+
+
+def restates_another_number(statement, source, numbers, language="en"):
+    return _fires("another_number", statement, source, language, numbers)
 
 
 @pytest.mark.parametrize(
     ("statement", "source", "expected"),
     [
-        ("Cracking your knuckles causes arthritis.",
-         "Cracking your knuckles is often said to cause arthritis.", Reading(hedged="framed")),
-        ("The mayor accepted bribes from a builder.",
-         "Prosecutors accused the mayor of accepting bribes from a builder.", Reading(hedged="framed")),
-        ("The charge drove shoppers away.",
-         "Opponents warned that the charge would drive shoppers away.", Reading(hedged="framed")),
+        (
+            "Cracking your knuckles causes arthritis.",
+            "Cracking your knuckles is often said to cause arthritis.",
+            Reading(hedged="framed"),
+        ),
+        (
+            "The mayor accepted bribes from a builder.",
+            "Prosecutors accused the mayor of accepting bribes from a builder.",
+            Reading(hedged="framed"),
+        ),
+        (
+            "The charge drove shoppers away.",
+            "Opponents warned that the charge would drive shoppers away.",
+            Reading(hedged="framed"),
+        ),
         ("All 60 patients recovered.", "Of the 60 patients, 31 recovered.", Reading(hedged="scope")),
-        ("The bridge is made entirely of steel.",
-         "Its towers are steel and its deck is concrete.", Reading(hedged="scope")),
+        (
+            "The bridge is made entirely of steel.",
+            "Its towers are steel and its deck is concrete.",
+            Reading(hedged="scope"),
+        ),
         ("Revenue rose 12 percent in 2023.", "Revenue fell 12 percent in 2023.", Reading(opposite="fell")),
         ("Revenue rose in 2023.", "Revenue declined in 2023.", Reading(opposite="declined")),
-        ("Swallows hibernate in mud.", "Folklore held that swallows hibernate in mud.",
-         Reading(hedged="framed")),
-        ("The tower is made of steel.", "Many visitors assume that the tower is made of steel.",
-         Reading(hedged="framed")),
-        ("The country exported 2.3 million tonnes of wheat.",
-         "The country imported 2.3 million tonnes of wheat.", Reading(opposite="imported")),
-        ("The castle was built by the Romans.",
-         "A local legend holds that the castle was built by the Romans.", Reading(hedged="framed")),
-        ("The rover found ice at the pole.", "Engineers hope the rover will find ice at the pole.",
-         Reading(hedged="framed")),
-        ("The minister took bribes from a builder.",
-         "Prosecutors charged the minister with taking bribes from a builder.", Reading(hedged="framed")),
-        ("Green tea lowers cholesterol.", "A 2020 study found that green tea may lower cholesterol.",
-         Reading(hedged="framed")),
-        ("Owls can see in total darkness.", "Owls are often described as seeing in total darkness.",
-         Reading(hedged="framed")),
+        (
+            "Swallows hibernate in mud.",
+            "Folklore held that swallows hibernate in mud.",
+            Reading(hedged="framed"),
+        ),
+        (
+            "The tower is made of steel.",
+            "Many visitors assume that the tower is made of steel.",
+            Reading(hedged="framed"),
+        ),
+        (
+            "The country exported 2.3 million tonnes of wheat.",
+            "The country imported 2.3 million tonnes of wheat.",
+            Reading(opposite="imported"),
+        ),
+        (
+            "The castle was built by the Romans.",
+            "A local legend holds that the castle was built by the Romans.",
+            Reading(hedged="framed"),
+        ),
+        (
+            "The rover found ice at the pole.",
+            "Engineers hope the rover will find ice at the pole.",
+            Reading(hedged="framed"),
+        ),
+        (
+            "The minister took bribes from a builder.",
+            "Prosecutors charged the minister with taking bribes from a builder.",
+            Reading(hedged="framed"),
+        ),
+        (
+            "Green tea lowers cholesterol.",
+            "A 2020 study found that green tea may lower cholesterol.",
+            Reading(hedged="framed"),
+        ),
+        (
+            "Owls can see in total darkness.",
+            "Owls are often described as seeing in total darkness.",
+            Reading(hedged="framed"),
+        ),
         # A negation between the statement's words, said in other words than the statement's.
-        ("The survey found that coffee drinkers slept less.",
-         "The survey of 900 adults found no difference in how long coffee drinkers slept.",
-         Reading(hedged="negated")),
-        ("The seal still breeds on the northern beaches of Ormsby.",
-         "The seal once bred on the northern beaches, but it no longer breeds anywhere on Ormsby.",
-         Reading(hedged="negated")),
-        ("The heron eats only fish.", "The heron eats mainly fish, with some frogs and insects.",
-         Reading(hedged="scope")),
-        ("The school was ranked first in the county.", "The school was ranked third in the county.",
-         Reading(opposite="third")),
+        (
+            "The survey found that coffee drinkers slept less.",
+            "The survey of 900 adults found no difference in how long coffee drinkers slept.",
+            Reading(hedged="negated"),
+        ),
+        (
+            "The seal still breeds on the northern beaches of Ormsby.",
+            "The seal once bred on the northern beaches, but it no longer breeds anywhere on Ormsby.",
+            Reading(hedged="negated"),
+        ),
+        (
+            "The heron eats only fish.",
+            "The heron eats mainly fish, with some frogs and insects.",
+            Reading(hedged="scope"),
+        ),
+        (
+            "The school was ranked first in the county.",
+            "The school was ranked third in the county.",
+            Reading(opposite="third"),
+        ),
         ("The team beat Ajax in the final.", "The team lost to Ajax in the final.", Reading(opposite="lost")),
         # The subject on the other side of its verb, a part of a counted whole, a hoped-for number.
-        ("Ostra Mills acquired the Danish Pellam Group in 2020.",
-         "Ostra Mills was acquired by the Danish Pellam Group in 2020.", Reading(hedged="reversed")),
-        ("Smoking is banned in bars across Dorland.",
-         "Smoking is banned in bars in three of Dorland's eight provinces.", Reading(hedged="scope")),
-        ("The fair drew 30,000 visitors.",
-         "The fair ran for a week. Its organisers hoped for 30,000 visitors, but about 12,000 came.",
-         Reading(hedged="framed")),
+        (
+            "Ostra Mills acquired the Danish Pellam Group in 2020.",
+            "Ostra Mills was acquired by the Danish Pellam Group in 2020.",
+            Reading(hedged="reversed"),
+        ),
+        (
+            "Smoking is banned in bars across Dorland.",
+            "Smoking is banned in bars in three of Dorland's eight provinces.",
+            Reading(hedged="scope"),
+        ),
+        (
+            "The fair drew 30,000 visitors.",
+            "The fair ran for a week. Its organisers hoped for 30,000 visitors, but about 12,000 came.",
+            Reading(hedged="framed"),
+        ),
     ],
 )
 def test_what_the_source_does_not_assert_is_caught(statement, source, expected):
-    assert read_meaning(statement, source) == expected
-    assert not expected.asserts
+    assert expected in kinds(statement, source)
+    assert not read_meaning(statement, source).asserts
 
 
 @pytest.mark.parametrize(
     ("statement", "source"),
     [
-        ("Goldfish remember things for months.",
-         "A widely repeated claim holds that goldfish forget in three seconds. In fact, goldfish "
-         "recalled feeding cues after several months."),
+        (
+            "Goldfish remember things for months.",
+            "A widely repeated claim holds that goldfish forget in three seconds. In fact, goldfish "
+            "recalled feeding cues after several months.",
+        ),
         ("Revenue rose 12 percent in 2023.", "In 2023 revenue rose by 12 percent, and costs fell."),
         ("All 40 patients recovered.", "Every one of the 40 patients recovered within a week."),
         ("Honeybees make honey from flower nectar.", "Bees turn the nectar of flowers into honey."),
         # An author's own argument is their assertion.
         ("Usage frequency shapes grammar.", "In this article we argue that usage frequency shapes grammar."),
         # A negation outside the statement's words is about something else.
-        ("The survey found that coffee drinkers slept less.",
-         "Not everyone expected it, but the survey found that coffee drinkers slept less."),
+        (
+            "The survey found that coffee drinkers slept less.",
+            "Not everyone expected it, but the survey found that coffee drinkers slept less.",
+        ),
         ("The heron eats fish.", "The heron eats mainly fish."),
-        ("Doctors prefer ultrasound over X-rays for young children.",
-         "For young children doctors prefer ultrasound rather than X-rays."),
-        ("Greek thinkers linked beauty with order in the cosmos.",
-         "Greek thinkers linked beauty not only with art but with order in the cosmos."),
+        (
+            "Doctors prefer ultrasound over X-rays for young children.",
+            "For young children doctors prefer ultrasound rather than X-rays.",
+        ),
+        (
+            "Greek thinkers linked beauty with order in the cosmos.",
+            "Greek thinkers linked beauty not only with art but with order in the cosmos.",
+        ),
         ("Pellam bought Ostra Mills in 2020.", "Ostra Mills was acquired by Pellam in 2020."),
         ("31 of the 40 patients recovered.", "Of the 40 patients, 31 of the 40 recovered within a week."),
         ("The report covers policing in the UK.", "Page 4 of 4. The report covers policing in the UK."),
         ("The fair drew 30,000 visitors.", "The fair ran for a week and drew 30,000 visitors."),
-        ("She sang the most songs of any singer.",
-         "She mainly sang film songs, and sang the most songs of any singer."),
+        (
+            "She sang the most songs of any singer.",
+            "She mainly sang film songs, and sang the most songs of any singer.",
+        ),
     ],
 )
 def test_a_source_that_asserts_the_statement_passes(statement, source):
@@ -119,25 +224,73 @@ def test_a_negating_sentence_is_told_from_a_plain_one():
 @pytest.mark.parametrize(
     ("statement", "source", "expected"),
     [
-        ("Elle est visible depuis la Lune à l'œil nu.",
-         "On lit souvent qu'elle est visible depuis la Lune à l'œil nu.", Reading(hedged="framed")),
-        ("Le maire a accepté des pots-de-vin.",
-         "Le maire aurait accepté des pots-de-vin, selon l'opposition.", Reading(hedged="framed")),
+        (
+            "Elle est visible depuis la Lune à l'œil nu.",
+            "On lit souvent qu'elle est visible depuis la Lune à l'œil nu.",
+            Reading(hedged="framed"),
+        ),
+        (
+            "Le maire a accepté des pots-de-vin.",
+            "Le maire aurait accepté des pots-de-vin, selon l'opposition.",
+            Reading(hedged="framed"),
+        ),
         ("Les 40 patients ont tous guéri.", "Sur les 40 patients, 31 ont guéri.", Reading(hedged="scope")),
-        ("Le chiffre d'affaires a augmenté de 12 % en 2023.",
-         "Le chiffre d'affaires a baissé de 12 % en 2023.", Reading(opposite="baissé")),
-        ("Le pays a exporté 2,3 millions de tonnes de blé.",
-         "Le pays a importé 2,3 millions de tonnes de blé.", Reading(opposite="importé")),
+        (
+            "Le chiffre d'affaires a augmenté de 12 % en 2023.",
+            "Le chiffre d'affaires a baissé de 12 % en 2023.",
+            Reading(opposite="baissé"),
+        ),
+        (
+            "Le pays a exporté 2,3 millions de tonnes de blé.",
+            "Le pays a importé 2,3 millions de tonnes de blé.",
+            Reading(opposite="importé"),
+        ),
     ],
 )
 def test_french_sources_that_do_not_assert_are_caught(statement, source, expected):
-    assert read_meaning(statement, source, "fr") == expected
+    assert expected in kinds(statement, source, "fr")
 
 
 def test_the_cue_words_are_those_of_the_language():
     myth = ("Elle est visible depuis la Lune.", "On lit souvent qu'elle est visible depuis la Lune.")
     assert read_meaning(*myth, "en").asserts
     assert not negates("La tour est en acier.", "La tour n'est pas en acier.", "en")
+
+
+def test_a_language_without_a_rules_file_gets_no_rules():
+    german = rule_book("de")
+    assert german.rules == ()
+    statement, page = (
+        "Der Umsatz stieg 2023.",
+        "Man sagt oft, der Umsatz sei 2023 gestiegen. Das ist nicht wahr.",
+    )
+    assert read_meaning(statement, page, "de").asserts
+    assert window_findings(statement, sentences(page, "de"), frozenset(), german) == ()
+    assert not reports_unsettled(page, "de")
+
+
+def test_a_rule_left_out_of_the_book_no_longer_fires():
+    statement, source = (
+        "Cracking your knuckles causes arthritis.",
+        "Cracking your knuckles is often said to cause arthritis.",
+    )
+    book = rule_book("en")
+    assert _read_meaning(statement, [source], book).hedges == ("en.framed",)
+    assert _read_meaning(statement, [source], book.without(["en.framed"])).asserts
+
+
+def test_every_rule_file_names_known_families_and_effects(tmp_path):
+    import json
+
+    from companion.meaning import RULES_DIR, _parse
+
+    for path in RULES_DIR.glob("*.json"):
+        book = _parse(json.loads(path.read_text(encoding="utf-8")), path)
+        assert book.rules and len({r.id for r in book.rules}) == len(book.rules)
+    bad = json.loads((RULES_DIR / "fr.json").read_text(encoding="utf-8"))
+    bad["rules"].append({"id": "fr.passive_reversed", "family": "passive_reversed", "effect": "hedge"})
+    with pytest.raises(ValueError, match="English grammar"):
+        _parse(bad, tmp_path / "fr.json")
 
 
 def test_french_plain_support_passes_and_negation_is_read():
@@ -163,60 +316,91 @@ def test_a_myth_is_refuted_by_the_sentence_after_it():
     )
     # A plain sentence followed by an unrelated negation is not a refutation.
     assert not negates(statement, "The reef is visible from space. It is not a single reef.")
-    assert reports_unsettled("A popular myth holds that the reef is visible from the Moon.")
-    assert not reports_unsettled("The myth that the reef is visible from the Moon is false and not new.")
+    assert reports_unsettled("A popular myth holds that the reef is visible from the Moon.", "en")
+    assert not reports_unsettled(
+        "The myth that the reef is visible from the Moon is false and not new.", "en"
+    )
 
 
 @pytest.mark.parametrize(
     ("statement", "source", "expected"),
     [
-        ("The Fed will be happy with the revisions.", "The Fed will never be happy with the revisions.",
-         Reading(hedged="negated")),
-        ("The museum holds 40 paintings by Vermeer.",
-         "A report that the museum holds 40 paintings by Vermeer was later withdrawn by its publisher.",
-         Reading(hedged="negated")),
-        ("Run-flat tyres keep their bead on the rim when deflated.",
-         "Researchers looked for evidence that run-flat tyres keep their bead on the rim when "
-         "deflated, but found none.", Reading(hedged="negated")),
+        (
+            "The Fed will be happy with the revisions.",
+            "The Fed will never be happy with the revisions.",
+            Reading(hedged="negated"),
+        ),
+        (
+            "The museum holds 40 paintings by Vermeer.",
+            "A report that the museum holds 40 paintings by Vermeer was later withdrawn by its publisher.",
+            Reading(hedged="negated"),
+        ),
+        (
+            "Run-flat tyres keep their bead on the rim when deflated.",
+            "Researchers looked for evidence that run-flat tyres keep their bead on the rim when "
+            "deflated, but found none.",
+            Reading(hedged="negated"),
+        ),
         ("The rings are made up of ice.", "The rings are partly made up of ice.", Reading(hedged="scope")),
-        ("The boat reached eastern Indonesia on Thursday.", "The boat reached western Indonesia on Thursday.",
-         Reading(opposite="western")),
+        (
+            "The boat reached eastern Indonesia on Thursday.",
+            "The boat reached western Indonesia on Thursday.",
+            Reading(opposite="western"),
+        ),
         ("The tower is made of steel.", "The tower is made of puddled iron.", Reading(hedged="substituted")),
-        ("In 1990 the ferry sailed to Oslo.", "In 1990 the ferry sailed to Bergen.",
-         Reading(hedged="substituted")),
+        (
+            "In 1990 the ferry sailed to Oslo.",
+            "In 1990 the ferry sailed to Bergen.",
+            Reading(hedged="substituted"),
+        ),
         # The text around it holds "exports" too, which keeps the whole-text direction check quiet.
-        ("Velland exports most of its wheat to neighbouring Ostria.",
-         "The country imports about 80 percent of the wheat it consumes, most of it from neighbouring "
-         "Ostria. In return, Velland exports timber and paper to Ostria.", Reading(hedged="reversed")),
+        (
+            "Velland exports most of its wheat to neighbouring Ostria.",
+            "The country imports about 80 percent of the wheat it consumes, most of it from neighbouring "
+            "Ostria. In return, Velland exports timber and paper to Ostria.",
+            Reading(hedged="reversed"),
+        ),
     ],
 )
 def test_a_restatement_with_a_cue_on_it_is_caught(statement, source, expected):
-    assert read_meaning(statement, source) == expected
+    assert expected in kinds(statement, source)
 
 
 @pytest.mark.parametrize(
     ("statement", "source"),
     [
         # A negation about something else in the sentence, or an idiom, says nothing of the claim.
-        ("Running increases vagal tone, which slows the heart.",
-         "It is not unusual for endurance athletes to have a slow heart: training increases vagal "
-         "tone, which slows the heart."),
-        ("Clean the screen with a soft damp cloth.",
-         "Use nothing but a soft damp cloth to clean the screen."),
+        (
+            "Running increases vagal tone, which slows the heart.",
+            "It is not unusual for endurance athletes to have a slow heart: training increases vagal "
+            "tone, which slows the heart.",
+        ),
+        (
+            "Clean the screen with a soft damp cloth.",
+            "Use nothing but a soft damp cloth to clean the screen.",
+        ),
         # A statement that reports a claim is supported by the report, whatever the page adds.
-        ("Critics claimed that the bridge was unsafe.",
-         "Critics claimed that the bridge was unsafe, but this was never confirmed."),
+        (
+            "Critics claimed that the bridge was unsafe.",
+            "Critics claimed that the bridge was unsafe, but this was never confirmed.",
+        ),
         # A clause said another way is a paraphrase, not a word put in place of another.
         ("Exercise makes the heart beat more slowly.", "A trained heart beats more slowly."),
-        ("Training pushes a larger volume of blood with each beat.",
-         "Training pushes a greater volume of blood with each beat."),
+        (
+            "Training pushes a larger volume of blood with each beat.",
+            "Training pushes a greater volume of blood with each beat.",
+        ),
         ("The tower is made of iron.", "The tower is made of puddled iron."),
         # A turned-round word in a sentence about something else ("exports timber") is no reversal.
-        ("Velland imports wheat from Ostria.",
-         "Velland imports wheat from Ostria. In return, Velland exports timber to Ostria."),
+        (
+            "Velland imports wheat from Ostria.",
+            "Velland imports wheat from Ostria. In return, Velland exports timber to Ostria.",
+        ),
         # The statement holds both words of an opposite pair: no direction to compare.
-        ("Exercise makes the heart beat more slowly and less prone to disease.",
-         "A trained heart beats slowly and is less prone to disease."),
+        (
+            "Exercise makes the heart beat more slowly and less prone to disease.",
+            "A trained heart beats slowly and is less prone to disease.",
+        ),
     ],
 )
 def test_a_cue_that_is_not_on_the_claim_passes(statement, source):
@@ -248,3 +432,12 @@ def test_a_restatement_with_another_number_is_a_refutation():
     assert not restates_another_number(statement, "About 4,500 bees live in a hive.", frozenset({"4500"}))
     tower, later = "The tower was 300 metres tall in 1889.", "The tower was 330 metres tall in 1957."
     assert not restates_another_number(tower, later, frozenset({"330", "1957"}))
+
+
+def test_the_rules_read_the_documents_sentences_not_a_resplit():
+    # A full stop inside "U.S." ended the sentence for the old regex split, which then read
+    # "Senate passed the bill in 2019." without its frame.
+    statement = "The U.S. Senate passed the bill in 2019."
+    page = "It is often said that the U.S. Senate passed the bill in 2019."
+    assert sentences(page) == [page]
+    assert "framed" in kinds(statement, page)

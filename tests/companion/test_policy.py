@@ -1,0 +1,174 @@
+"""The one decision (policy.py) as tables: labels, the facts it names and the reasons it gives,
+from readings alone, without a model."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from companion.combiner import Combiner
+from companion.config import Judging, Retrieval
+from companion.meaning import Rule
+from companion.model import Thresholds
+from companion.policy import (
+    AtomFacts,
+    ClaimFacts,
+    SourceFacts,
+    WindowFacts,
+    against,
+    decide,
+    decide_citation,
+    decide_statement,
+)
+
+from .fakes import fake_model
+
+T = Thresholds(
+    complete=0.5,
+    partial=0.25,
+    claim=0.5,
+    contradiction=0.9,
+    entailment_floor=0.3,
+    negated_contradiction=0.7,
+)
+CONTRA = ("model.contradiction",)
+HEDGE = ("rule:en.framed",)
+
+
+@pytest.mark.parametrize(
+    ("score", "atoms", "contradicted", "judgment", "unsupported"),
+    [
+        # one fact: the score decides, a contradiction rules out support
+        (0.8, [], False, "complete_support", ()),
+        (0.8, [0.8], False, "complete_support", ()),
+        (0.3, [0.3], False, "partial_support", (0,)),
+        (0.1, [0.1], False, "no_support", (0,)),
+        (0.8, [0.8], True, "no_support", (0,)),
+        (0.3, [], True, "no_support", (0,)),
+        # several facts (FActScore): as supported as its facts
+        (0.9, [0.9, 0.9], False, "complete_support", ()),
+        (0.4, [0.7, 0.6], False, "partial_support", (1,)),
+        (0.9, [0.9, 0.1], False, "partial_support", (1,)),
+        (0.2, [0.1, 0.6, 0.2], False, "partial_support", (0, 2)),
+        (0.9, [0.1, 0.2], False, "no_support", (0, 1)),
+        (0.9, [0.9, 0.1], True, "partial_support", (1,)),
+        (0.9, [0.9, 0.9], True, "no_support", (0, 1)),  # the source says otherwise as a whole
+    ],
+)
+def test_decide_table(score, atoms, contradicted, judgment, unsupported):
+    got = decide(score, atoms, CONTRA if contradicted else (), (), T)
+    assert got[:2] == (judgment, unsupported)
+    assert ("model.contradiction" in got[2]) == (
+        (contradicted
+        and judgment == "no_support")
+        or (contradicted
+        and len(atoms) > 1
+        and judgment == "partial_support")
+    )
+
+
+@pytest.mark.parametrize(
+    ("score", "atoms", "judgment", "unsupported"),
+    [
+        (0.9, [0.9], "partial_support", (0,)),  # reported, not asserted: never complete
+        (0.1, [], "no_support", (0,)),
+        (0.9, [0.9, 0.6], "partial_support", (1,)),  # the least supported fact is named
+        (0.9, [0.9, 0.1], "partial_support", (1,)),
+    ],
+)
+def test_decide_when_no_source_asserts_the_statement(score, atoms, judgment, unsupported):
+    got = decide(score, atoms, (), HEDGE, T)
+    assert got[:2] == (judgment, unsupported)
+    assert "rule:en.framed" in got[2]
+
+
+@pytest.mark.parametrize(
+    ("score", "atoms", "reasons"),
+    [
+        (0.8, [], ("model.entailment",)),
+        (0.3, [], ("score.below_complete",)),
+        (0.1, [], ("score.below_complete", "score.below_partial")),
+        (0.9, [0.9, 0.1], ("claims.unsupported",)),
+        (0.4, [0.9, 0.9], ("score.below_complete",)),
+    ],
+)
+def test_each_verdict_names_what_decided_it(score, atoms, reasons):
+    assert decide(score, atoms, (), (), T)[2] == reasons
+
+
+@given(
+    score=st.floats(0, 1),
+    atoms=st.lists(st.floats(0, 1), max_size=6),
+    contradicted=st.booleans(),
+    hedged=st.booleans(),
+)
+def test_a_verdict_never_contradicts_itself(score, atoms, contradicted, hedged):
+    judgment, unsupported, reasons = decide(
+        score, atoms, CONTRA if contradicted else (), HEDGE if hedged else (), T
+    )
+    facts = max(1, len(atoms))
+    assert reasons
+    if judgment == "complete_support":
+        assert unsupported == () and not contradicted and not hedged and reasons == ("model.entailment",)
+    elif judgment == "partial_support":
+        assert len(unsupported) > 0 and (facts == 1 or len(unsupported) < facts)
+        assert "model.entailment" not in reasons
+    else:
+        assert len(unsupported) == facts and "model.entailment" not in reasons
+
+
+NEGATES = Rule("en.negates", "negates", "contradict_with_model")
+RESTATED = Rule("en.restates_negated", "restates_negated", "contradict")
+
+
+@pytest.mark.parametrize(
+    ("window", "reasons"),
+    [
+        (WindowFacts(0.95, 0.95), ("model.contradiction",)),
+        # the page's other sentences about the claim's names lift the contradiction
+        (WindowFacts(0.95, 0.2), ()),
+        (WindowFacts(0.75, 0.75, (NEGATES,)), ("rule:en.negates",)),
+        (WindowFacts(0.6, 0.6, (NEGATES,)), ()),  # a negation the model does not read as one
+        (WindowFacts(0.1, 0.1, (RESTATED,)), ("rule:en.restates_negated",)),
+    ],
+)
+def test_what_contradicts(window, reasons):
+    assert against(SourceFacts((0.0,) * 4, 0.9, windows=(window,)), T) == reasons
+
+
+def _logit(p: float) -> float:
+    import math
+
+    return math.log(p / (1 - p))
+
+
+COMBINER = Combiner(fake_model(), Retrieval(), Judging())  # uncalibrated: the score is the entailment
+
+
+def _facts(entailment: float, *, hedges=(), contradictions=(), atoms=None) -> ClaimFacts:
+    features = (_logit(entailment), 1.0, 0.0, 0.0)
+    source = SourceFacts(features, entailment, hedges, contradictions)
+    atoms = atoms or (AtomFacts("claim", features, entailment, {"u": features}),)
+    return ClaimFacts(features, entailment, {"u": source}, atoms)
+
+
+def test_complete_support_needs_the_models_own_reading():
+    assert decide_statement(_facts(0.9), COMBINER, T).judgment == "complete_support"
+    # Full coverage with a combiner that reads it as support: the model's entailment under its
+    # floor still rules out complete support.
+    weighted = Thresholds(complete=0.05, partial=0.01, claim=0.05, contradiction=0.9, entailment_floor=0.3)
+    verdict = decide_statement(_facts(0.2), COMBINER, weighted)
+    assert verdict.judgment == "partial_support"
+    assert "model.no_entailment" in verdict.reasons
+
+
+def test_a_rule_finding_is_named_and_an_opposite_contradicts():
+    hedged = decide_statement(_facts(0.9, hedges=("en.framed",)), COMBINER, T)
+    assert (hedged.judgment, hedged.reasons) == ("partial_support", ("rule:en.framed",))
+    opposite = decide_statement(_facts(0.9, contradictions=("en.opposite",)), COMBINER, T)
+    assert opposite.judgment == "no_support" and opposite.contradicted
+    assert opposite.reasons[0] == "rule:en.opposite"
+    assert decide_citation(_facts(0.9, hedges=("en.framed",)), "u", COMBINER, T).reasons == (
+        "rule:en.framed",
+    )
