@@ -1,7 +1,9 @@
 """CiteLens companion: checks whether the sources an AI search answer cites support each sentence.
 
-The pipeline's stages, in data-flow order, are modules of their own: capture → segment → fetch →
-extract → retrieve → infer → judge → export; `pipeline` runs them, `server` and `cli` expose them.
+The stages are subpackages, bottom up: text (sentences, languages, retrieval, claims), sources
+(fetch, cache, extract), model (onnxruntime), judging (reading, rules, policy, judge); `pipeline`
+runs them for one answer, wire (capture, export) speaks the API, service (server, cli) and batch
+expose them.
 """
 
 __all__ = ["JUDGE_CODE", "__version__"]

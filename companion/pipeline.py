@@ -15,16 +15,11 @@ from collections.abc import AsyncGenerator
 from concurrent.futures import Executor
 from dataclasses import replace
 
-from .addresses import AddressPolicy
-from .alce import summarize
-from .cache import PageCache
 from .config import Limits
 from .errors import SourceUnavailable
-from .extract import document_from_text, extract, html_to_document
-from .extract_pdf import is_pdf
-from .fetch import PageFetcher, check_browser_address
-from .judge import Judge
-from .judges import Judges
+from .judging.alce import summarize
+from .judging.judge import Judge
+from .judging.judges import Judges
 from .records import (
     Citation,
     Document,
@@ -36,10 +31,15 @@ from .records import (
     VerifyRequest,
     Via,
 )
-from .retrieve import index_page
-from .segment import statements as split_statements
+from .sources.addresses import AddressPolicy
+from .sources.cache import PageCache
+from .sources.extract import document_from_text, extract, html_to_document
+from .sources.fetch import PageFetcher, check_browser_address
+from .sources.pdf import is_pdf
+from .sources.walls import wall_reason
+from .text.retrieve import index_page
+from .text.segment import statements as split_statements
 from .typedefs import SourceFetcher
-from .walls import wall_reason
 
 __all__ = ["Event", "SourceLoader", "Verifier"]
 
@@ -123,7 +123,7 @@ class SourceLoader:
             raise SourceUnavailable("not fetched (fetching is off and the page was not sent inline)")
         fetched = await self._fetcher.fetch(url)
         loop = asyncio.get_running_loop()
-        # A PDF is read by a child process that may take seconds (extract_pdf.py): it waits in the
+        # A PDF is read by a child process that may take seconds (sources/pdf.py): it waits in the
         # loop's default pool, so it never holds up the HTML pages of the same answer.
         executor = None if is_pdf(fetched.content_type, fetched.body) else self._executor
         limits = self._limits

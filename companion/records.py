@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .utf16 import Utf16Offsets
+from .text.utf16 import Utf16Offsets
 
 __all__ = [
     "JUDGMENTS",
@@ -116,7 +116,7 @@ class Statement:
     # The preceding statement and the question: read with the statement so that "it" resolves.
     previous: str = ""
     question: str = ""
-    language: str = "en"  # the answer's language (companion.language), which picks the model
+    language: str = "en"  # the answer's language (companion.text.language), which picks the model
     # Cited by the link that closes its paragraph or list item, having no marker of its own.
     block_cited: bool = False
 
@@ -148,7 +148,7 @@ class Document:
     title: str
     text: str
     sentences: tuple[Sentence, ...]
-    language: str = "en"  # ISO 639-1, detected when the page is read (companion.language)
+    language: str = "en"  # ISO 639-1, detected when the page is read (companion.text.language)
     # Built once when the page is read (retrieve.index_page), not again for every claim.
     index: PageIndex | None = field(default=None, compare=False, repr=False)
 

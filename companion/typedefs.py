@@ -1,6 +1,6 @@
 """Protocols between the stages, so that I/O and the model can be swapped (httpx habit).
 
-Only companion.infer imports onnxruntime and only companion.fetch does network I/O; everything
+Only companion.model.infer imports onnxruntime and only companion.sources.fetch does network I/O; everything
 else receives them through these interfaces. The fast unit tests pass a deterministic NLI backend
 and an in-memory fetcher (tests/companion/fakes.py).
 """

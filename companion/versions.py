@@ -28,57 +28,65 @@ from importlib import resources
 __all__ = ["EXTRACTION_MODULES", "JUDGE_MODULES", "OPERATIONS_MODULES", "code_fingerprint"]
 
 # Reading a page into sentences: what a cached page was made by.
-EXTRACTION_MODULES = ("extract", "extract_pdf", "language", "segment", "walls")
+EXTRACTION_MODULES = ("sources/extract", "sources/pdf", "sources/walls", "text/language", "text/segment")
 
 # Everything between the request body and the verdicts, scores, quotes and figures returned.
 JUDGE_MODULES = (
     *EXTRACTION_MODULES,
-    "alce",
-    "capture",
-    "claims",
-    "combiner",
     "config",
-    "evidence",
-    "export",
-    "infer",
-    "judge",
-    "judges",
-    "meaning",
-    "model",
-    "pipeline",
-    "policy",
-    "reading",
-    "records",
-    "retrieve",
+    "judging/alce",
+    "judging/combiner",
+    "judging/evidence",
+    "judging/judge",
+    "judging/judges",
+    "judging/meaning",
+    "judging/policy",
+    "judging/reading",
     # The rules are data (meaning.py): each language's file is judging as much as code is.
-    "rules/en.json",
-    "rules/fr.json",
-    "urls",
-    "utf16",
-    "weburl",
+    "judging/rules/en.json",
+    "judging/rules/fr.json",
+    "model/folder",
+    "model/infer",
+    "pipeline",
+    "records",
+    "text/claims",
+    "text/retrieve",
+    "text/urls",
+    "text/weburl",
+    "wire/capture",
+    "wire/export",
+    "text/utf16",
 )
 
 # How a verdict travels and what runs it, not what it is. Every module of the package is in one
 # of the two lists (a test checks), so that a new judging module cannot slip past the fingerprint.
 OPERATIONS_MODULES = (
     "__init__",
-    "addresses",
-    "batch",
-    "batch_ray",
-    "cache",
-    "cli",
-    "cpu",
+    "batch/__init__",
+    "batch/journal",
+    "batch/on_ray",
+    "batch/report",
+    "batch/run",
     "errors",
-    "fetch",
-    "journal",
-    "pairing",
-    "report",
-    "results",
-    "runtime",
-    "server",
-    "service",
+    "examples/__init__",
+    "judging/__init__",
+    "model/__init__",
+    "model/cpu",
+    "service/__init__",
+    "service/autostart",
+    "service/cli",
+    "service/pairing",
+    "service/results",
+    "service/runtime",
+    "service/server",
+    "sources/__init__",
+    "sources/addresses",
+    "sources/cache",
+    "sources/fetch",
+    "text/__init__",
     "typedefs",
     "versions",
+    "wire/__init__",
 )
 
 
@@ -90,10 +98,10 @@ def code_fingerprint(modules: tuple[str, ...]) -> str:
     package = resources.files("companion")
     for name in sorted(modules):
         if name.endswith(".json"):
-            data = json.loads((package / name).read_text(encoding="utf-8"))
+            data = json.loads(package.joinpath(*name.split("/")).read_text(encoding="utf-8"))
             digest.update(f"{name}\0{json.dumps(data, sort_keys=True)}\0".encode())
             continue
-        source = (package / f"{name}.py").read_text(encoding="utf-8")
+        source = package.joinpath(*f"{name}.py".split("/")).read_text(encoding="utf-8")
         digest.update(f"{name}\0{_code_only(source)}\0".encode())
     return digest.hexdigest()[:16]
 

@@ -56,15 +56,15 @@ from aiohttp import web
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_workload import Workload, make_workload, page_html
 
-from companion.capture import parse_request
-from companion.claims import hypothesis
 from companion.config import Settings
-from companion.export import collect
-from companion.infer import OnnxNLI
-from companion.model import default_model_dir
+from companion.model.folder import default_model_dir
+from companion.model.infer import OnnxNLI
 from companion.records import Document
-from companion.runtime import Runtime
-from companion.segment import statements as split_statements
+from companion.service.runtime import Runtime
+from companion.text.claims import hypothesis
+from companion.text.segment import statements as split_statements
+from companion.wire.capture import parse_request
+from companion.wire.export import collect
 
 WARMUP = {
     "answer": {"text": "Warm-up: the model reads one pair before the clock starts."},
@@ -134,7 +134,7 @@ class Companion:
         self.process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
-            "companion.cli",
+            "companion.service.cli",
             "serve",
             "--port",
             str(self.port),
@@ -259,7 +259,7 @@ async def end_to_end(
 
 
 def candidate_windows(document: Document, max_sentences: int, min_chars: int) -> list[str]:
-    """Every window retrieval would rank (companion.retrieve.rank_windows), before its pre-filter."""
+    """Every window retrieval would rank (companion.text.retrieve.rank_windows), before its pre-filter."""
     sentences = document.sentences
     windows = []
     for first in range(len(sentences)):

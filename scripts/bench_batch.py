@@ -91,7 +91,7 @@ async def main() -> int:
                     body = w.body(server.base, stream=False)
                     body["page"]["engine"] = w.name.split("-")[0]  # type: ignore[index]
                     out.write(json.dumps(body) + "\n")
-            base = [sys.executable, "-m", "companion.cli", "audit-batch", str(inputs)]
+            base = [sys.executable, "-m", "companion.service.cli", "audit-batch", str(inputs)]
             allow = ["--allow-private", f"127.0.0.1:{server.port}"]
             runs = [("single process", [])]
             cluster = None

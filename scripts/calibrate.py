@@ -33,11 +33,11 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from companion.combiner import FEATURES, Combiner, features_version
-from companion.infer import OnnxNLI
-from companion.judge import Judge
-from companion.model import ModelConfig, Thresholds
-from companion.policy import ClaimFacts, decide_statement
+from companion.judging.combiner import FEATURES, Combiner, features_version
+from companion.judging.judge import Judge
+from companion.judging.policy import ClaimFacts, decide_statement
+from companion.model.folder import ModelConfig, Thresholds
+from companion.model.infer import OnnxNLI
 from scripts.datasets import examples, read_rows
 from scripts.evaluate import balanced_accuracy, macro_f1
 

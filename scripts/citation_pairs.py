@@ -1,6 +1,6 @@
 """Stage-2 training pairs: citation data in the companion's own claim-vs-window form.
 
-Every pair is made with the companion's code (companion.extract, segment, retrieve, claims), so
+Every pair is made with the companion's code (companion.sources.extract, segment, retrieve, claims), so
 the model learns on exactly the premises and hypotheses it will see at run time:
 - AttributionBench train part: the joined top evidence sentences as premise; attributable →
   entailment, not attributable → neutral (its top windows too: none of them supports the claim).
@@ -21,11 +21,11 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from companion.claims import atomic_claims, hypothesis
 from companion.config import Retrieval
-from companion.extract import document_from_passages
 from companion.records import Document
-from companion.retrieve import join_sentences, rank_windows, top_sentences
+from companion.sources.extract import document_from_passages
+from companion.text.claims import atomic_claims, hypothesis
+from companion.text.retrieve import join_sentences, rank_windows, top_sentences
 from scripts.datasets import ab_context, read_rows, references
 
 __all__ = ["LABELS", "citation_pairs", "synthetic_pairs"]

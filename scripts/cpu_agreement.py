@@ -27,9 +27,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(HERE))
-from companion.cpu import int8_kernel  # noqa: E402
-from companion.infer import OnnxNLI  # noqa: E402
-from companion.model import default_model_dir  # noqa: E402
+from companion.model.cpu import int8_kernel  # noqa: E402
+from companion.model.folder import default_model_dir  # noqa: E402
+from companion.model.infer import OnnxNLI  # noqa: E402
 from scripts.datasets import MEANING, read_rows  # noqa: E402
 
 SNLI_TEST = HERE.parent / "shared" / "data" / "snli" / "test.jsonl.gz"
@@ -82,15 +82,32 @@ def compare(native: dict, emulated: dict) -> list[dict[str, object]]:
         )
         worst = max(range(len(diffs)), key=diffs.__getitem__)
         rows.append(
-            {"model": name, "pairs": len(diffs), "largest_difference": max(diffs), "argmax_flips": flips,
-             "worst_pair": worst, "native_s": mine["seconds"], "emulated_s": theirs["seconds"]}
+            {
+                "model": name,
+                "pairs": len(diffs),
+                "largest_difference": max(diffs),
+                "argmax_flips": flips,
+                "worst_pair": worst,
+                "native_s": mine["seconds"],
+                "emulated_s": theirs["seconds"],
+            }
         )
     return rows
 
 
 def emulate(cpu: str, models: list[Path], count: int, qemu: str) -> dict:
-    command = [qemu, "-cpu", cpu, sys.executable, __file__, "score", "--pairs", str(count), "--models",
-               *map(str, models)]
+    command = [
+        qemu,
+        "-cpu",
+        cpu,
+        sys.executable,
+        __file__,
+        "score",
+        "--pairs",
+        str(count),
+        "--models",
+        *map(str, models),
+    ]
     # qemu warns once per run that TCG lacks features a server CPU names (pcid, x2apic…): not ours.
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0:
@@ -123,11 +140,18 @@ def main() -> None:
     print(f"native int8 kernel: {native['kernel']}; emulated {args.cpu}: {emulated['kernel']}")
     print(f"{'model':34} {'pairs':>5} {'largest diff':>12} {'flips':>5} {'native s':>8} {'qemu s':>7}")
     for r in rows:
-        print(f"{r['model']:34} {r['pairs']:>5} {r['largest_difference']:>12.6f} {r['argmax_flips']:>5} "
-              f"{r['native_s']:>8} {r['emulated_s']:>7}")
+        print(
+            f"{r['model']:34} {r['pairs']:>5} {r['largest_difference']:>12.6f} {r['argmax_flips']:>5} "
+            f"{r['native_s']:>8} {r['emulated_s']:>7}"
+        )
     if args.json:
-        args.json.write_text(json.dumps({"native": native["kernel"], "emulated": emulated["kernel"],
-                                         "cpu": args.cpu, "rows": rows}, indent=2) + "\n")
+        args.json.write_text(
+            json.dumps(
+                {"native": native["kernel"], "emulated": emulated["kernel"], "cpu": args.cpu, "rows": rows},
+                indent=2,
+            )
+            + "\n"
+        )
     bad = [r for r in rows if r["largest_difference"] > args.tolerance or r["argmax_flips"]]
     if bad:
         raise SystemExit(f"{len(bad)} model(s) differ by more than {args.tolerance} or flip an argmax")

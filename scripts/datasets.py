@@ -13,10 +13,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion.extract import document_from_passages
-from companion.language import detect_language
 from companion.records import Citation, SourceResult, Statement
-from companion.segment import split_sentences
+from companion.sources.extract import document_from_passages
+from companion.text.language import detect_language
+from companion.text.segment import split_sentences
 
 __all__ = [
     "FORMATS",

@@ -3,7 +3,7 @@
     python scripts/evaluate.py --format attributionbench|wice|snli|meaning --data FILE --out PRED.jsonl \\
         [--model DIR] [--limit N]
 
-Each example goes through companion.judge.Judge with its evidence given inline (the companion's
+Each example goes through companion.judging.judge.Judge with its evidence given inline (the companion's
 segmentation, retrieval, context reading, atomic claims and combiner; no copy of them here).
 Writes one JSON line per input line, in order:
     {"line": i, "score": p, "judgment": "complete_support|partial_support|no_support", "evidence": [k, …]}
@@ -33,10 +33,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from companion.config import Retrieval
-from companion.infer import OnnxNLI
-from companion.judge import Judge
-from companion.meaning import rule_book
-from companion.model import default_model_dir
+from companion.judging.judge import Judge
+from companion.judging.meaning import rule_book
+from companion.model.folder import default_model_dir
+from companion.model.infer import OnnxNLI
 from companion.records import StatementJudgment
 from scripts.datasets import FORMATS, MEANING, Example, examples, read_rows
 
@@ -209,7 +209,7 @@ def main() -> None:
         action="append",
         default=[],
         metavar="ID",
-        help="judge without this rule of companion/rules/ (e.g. en.framed); repeatable",
+        help="judge without this rule of companion/judging/rules/ (e.g. en.framed); repeatable",
     )
     args = parser.parse_args()
     if args.data is None and args.format != "meaning":

@@ -12,10 +12,10 @@ Per page, tp = shingles in both, precision = tp / shingles extracted, recall = t
 reference (a page with nothing extracted has precision 0). Precision and recall are averaged over
 pages and F1 is the harmonic mean of those two means; the mean of per-page F1 is printed too.
 A page is *lost* when the extractor raised or its recall is under 0.25: the article is gone.
-For the companion, each page's text also goes through companion.walls (bot checks, consent
+For the companion, each page's text also goes through companion.sources.walls (bot checks, consent
 walls, paywalls): these are all articles, so every page it flags is a false positive.
 
-Two extractors are scored side by side: `companion` (companion.extract.article_text, the text
+Two extractors are scored side by side: `companion` (companion.sources.extract.article_text, the text
 html_to_document splits into sentences) and `readability` (plain readability-lxml,
 `Document(html).summary()`), the baseline to match.
 """
@@ -39,8 +39,8 @@ import lxml.html
 from readability import Document as Readable
 
 from companion.errors import NotReadable
-from companion.extract import article_text
-from companion.walls import wall_reason
+from companion.sources.extract import article_text
+from companion.sources.walls import wall_reason
 
 __all__ = ["DEFAULT_DATA", "EXTRACTORS", "PageScore", "Report", "evaluate", "read_pages", "shingles"]
 
@@ -85,7 +85,7 @@ class PageScore:
     extracted_chars: int
     reference_chars: int
     error: str = ""
-    wall: str = ""  # companion.walls' verdict on the extracted text: an article should get none
+    wall: str = ""  # companion.sources.walls' verdict on the extracted text: an article should get none
 
     @property
     def lost(self) -> bool:

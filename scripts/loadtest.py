@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench import Companion, PageServer, timed_verify, training_running
 from bench_workload import Workload, make_workload
 
-from companion.model import default_model_dir
+from companion.model.folder import default_model_dir
 
 _NUMBER = re.compile(r"\b\d+\b")
 

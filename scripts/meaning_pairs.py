@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from companion.extract import document_from_passages
+from companion.sources.extract import document_from_passages
 from scripts.datasets import read_rows, references
 
 HERE = Path(__file__).resolve().parent.parent

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from companion.infer import OnnxNLI
+from companion.model.infer import OnnxNLI
 from scripts.datasets import read_rows
 
 HERE = Path(__file__).resolve().parent.parent

@@ -208,8 +208,10 @@ def main() -> None:
     config = json.loads(config_path.read_text())
     config["quantization_detail"] = DETAIL
     config_path.write_text(json.dumps(config, indent=2) + "\n")
-    print(f"{out}: {attentions} attentions in plain ops, {weights} weight matrices to [-{WEIGHT_MAX}, "
-          f"{WEIGHT_MAX}]")
+    print(
+        f"{out}: {attentions} attentions in plain ops, {weights} weight matrices to [-{WEIGHT_MAX}, "
+        f"{WEIGHT_MAX}]"
+    )
 
 
 if __name__ == "__main__":

@@ -20,10 +20,10 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from companion.infer import OnnxNLI
-from companion.judge import Judge
-from companion.meaning import rule_book
-from companion.model import default_model_dir
+from companion.judging.judge import Judge
+from companion.judging.meaning import rule_book
+from companion.model.folder import default_model_dir
+from companion.model.infer import OnnxNLI
 from scripts.datasets import MEANING, examples, read_rows
 from scripts.evaluate import balanced_accuracy
 

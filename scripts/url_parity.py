@@ -1,4 +1,4 @@
-"""Runs URLs through both cleaners, companion.urls and the extension's url-hygiene.js, and prints
+"""Runs URLs through both cleaners, companion.text.urls and the extension's url-hygiene.js, and prints
 every URL on which they disagree (the shared cases are in tests/fixtures/url-cases.json; this is
 for anyone's own URLs, or for generated ones).
 
@@ -24,7 +24,7 @@ from urllib.parse import quote
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from companion.urls import normalize_url, text_fragment_hint  # noqa: E402
+from companion.text.urls import normalize_url, text_fragment_hint  # noqa: E402
 
 BASE = "https://www.google.com/search?q=x"
 NODE = """

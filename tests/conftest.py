@@ -13,7 +13,7 @@ from aiohttp import web
 from aiohttp.test_utils import TestServer
 
 from companion.config import Limits, Settings
-from companion.infer import default_model_dir
+from companion.model.infer import default_model_dir
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PAGES = FIXTURES / "pages"

@@ -2,7 +2,7 @@
  * Citation URL hygiene (docs/engines.md), by the rules of shared/url-rules.json that the companion
  * applies too: unwrap redirectors, drop tracking parameters and fragments, keep the textStart of
  * a `#:~:text=` directive as the citation's hint. Pure functions over strings; the URL class
- * parses and serializes (the WHATWG URL Standard, which companion/urls.py follows).
+ * parses and serializes (the WHATWG URL Standard, which companion/text/urls.py follows).
  *
  * Runs in: content scripts (and the unit tests, in jsdom), after shared/url-rules.js.
  */

@@ -56,7 +56,7 @@
   }
 
   /**
-   * The rule families of companion/rules/<language>.json, by what they found: one message for
+   * The rule families of companion/judging/rules/<language>.json, by what they found: one message for
    * each group, worded for any language the rule was written for.
    * @type {Record<string, () => string>}
    */
@@ -214,7 +214,7 @@
         this.add(this.el, 'p', '', t('card_no_source'));
       }
       // The companion's quote from a source that refutes the sentence is the sentence saying
-      // otherwise (companion/evidence.py contradicting_quote); its lines do not say which source
+      // otherwise (companion/judging/evidence.py contradicting_quote); its lines do not say which source
       // refutes, so a source is named as refuting only when it is the one that can be.
       const refuting = view.kind === 'contradicted' ? view.sources.filter((s) => s.judgment === 'no_support' && s.quotes.length) : [];
       for (const source of view.sources) this.addSource(source, refuting.length === 1 && refuting[0] === source);

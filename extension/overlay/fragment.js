@@ -1,7 +1,7 @@
 /*
  * Links that open a cited page scrolled to the quote: URL Fragment Text Directives
  * (`#:~:text=`, WICG scroll-to-text-fragment), by the fragment rules of shared/url-rules.json;
- * the companion's text_fragment (companion/urls.py) gives the same link. Runs in: content
+ * the companion's text_fragment (companion/text/urls.py) gives the same link. Runs in: content
  * scripts. Pure.
  */
 'use strict';

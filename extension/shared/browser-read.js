@@ -91,7 +91,7 @@
   /** @param {bigint|null} ip @param {any} rules */
   function privateIPv6(ip, rules) {
     if (ip === null) return 'not a valid address';
-    // IPv6 forms that carry an IPv4 address are judged as that address (as companion/addresses.py does).
+    // IPv6 forms that carry an IPv4 address are judged as that address (as companion/sources/addresses.py does).
     for (const form of rules.ipv6_embedded) {
       if (inV6(ip, form.prefix)) {
         const [from, to] = form.bits;

@@ -6,7 +6,7 @@
  */
 'use strict';
 (globalThis.CiteLens ??= {}).urlRules = {
-  "$comment": "The one copy of the citation-URL rules (docs/engines.md: URL hygiene). Read by companion/urls.py and, through the generated url-rules.js (scripts/sync_url_rules.py), by adapters/url-hygiene.js and overlay/fragment.js. Both sides must agree on every case of tests/fixtures/url-cases.json. Patterns use only what Python re and JavaScript RegExp read alike, and are searched in the serialized (lower-case, punycode) host and the path.",
+  "$comment": "The one copy of the citation-URL rules (docs/engines.md: URL hygiene). Read by companion/text/urls.py and, through the generated url-rules.js (scripts/sync_url_rules.py), by adapters/url-hygiene.js and overlay/fragment.js. Both sides must agree on every case of tests/fixtures/url-cases.json. Patterns use only what Python re and JavaScript RegExp read alike, and are searched in the serialized (lower-case, punycode) host and the path.",
   "max_redirects": 5,
   "redirectors": [
     {
@@ -50,7 +50,7 @@
     "edge_words": 5
   },
   "private_hosts": {
-    "$comment": "Hosts that are this machine or its network, never a cited page's: the companion's fetcher refuses them after resolving names (companion/addresses.py); a page read through the reader's browser is refused by its URL alone, on both sides, by these rules (the browser resolves names where we cannot see). names and suffixes: host names; ipv4 and ipv6: ranges that are not public; an IPv6 address outside ipv6_global is not public either; ipv6_embedded: IPv6 forms that carry an IPv4 address (IPv4-mapped, NAT64, 6to4, Teredo), checked as that address. tests/fixtures/host-cases.json holds the cases both sides must agree on.",
+    "$comment": "Hosts that are this machine or its network, never a cited page's: the companion's fetcher refuses them after resolving names (companion/sources/addresses.py); a page read through the reader's browser is refused by its URL alone, on both sides, by these rules (the browser resolves names where we cannot see). names and suffixes: host names; ipv4 and ipv6: ranges that are not public; an IPv6 address outside ipv6_global is not public either; ipv6_embedded: IPv6 forms that carry an IPv4 address (IPv4-mapped, NAT64, 6to4, Teredo), checked as that address. tests/fixtures/host-cases.json holds the cases both sides must agree on.",
     "names": ["localhost"],
     "suffixes": [".localhost", ".local", ".localdomain", ".internal", ".intranet", ".home.arpa", ".lan", ".corp"],
     "ipv4": [

@@ -9,9 +9,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from companion.errors import SourceUnavailable
-from companion.model import ModelConfig, Thresholds
+from companion.model.folder import ModelConfig, Thresholds
 from companion.records import Entailment, Fetched
-from companion.retrieve import content_terms
+from companion.text.retrieve import content_terms
 
 __all__ = ["MemoryFetcher", "ScriptedNLI", "WordNLI", "fake_model"]
 

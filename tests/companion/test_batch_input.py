@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.batch import (
+from companion.batch.journal import Entry, Journal, JournalMismatch
+from companion.batch.run import (
     BatchOptions,
     InputLine,
     Progress,
@@ -20,7 +21,6 @@ from companion.batch import (
     read_input,
 )
 from companion.errors import CiteLensError
-from companion.journal import Entry, Journal, JournalMismatch
 
 
 def test_lines_are_numbered_across_files_in_name_order_and_blank_lines_skipped(tmp_path: Path):

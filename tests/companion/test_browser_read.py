@@ -17,12 +17,12 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
-from companion.addresses import AddressPolicy, non_global_reason
 from companion.config import Limits
 from companion.errors import Blocked
-from companion.fetch import PageFetcher, check_browser_address
 from companion.pipeline import SourceLoader
 from companion.records import InlineSource, SourceResult
+from companion.sources.addresses import AddressPolicy, non_global_reason
+from companion.sources.fetch import PageFetcher, check_browser_address
 from tests.conftest import free_port
 
 ROOT = Path(__file__).resolve().parents[2]

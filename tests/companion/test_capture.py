@@ -4,10 +4,10 @@ import base64
 
 import pytest
 
-from companion import urls
-from companion.capture import normalize_url, parse_request, text_fragment_hint
 from companion.config import Limits
 from companion.errors import RequestInvalid
+from companion.text import urls
+from companion.wire.capture import normalize_url, parse_request, text_fragment_hint
 
 LIMITS = Limits()
 

@@ -1,6 +1,6 @@
 """Atomic claims (FActScore) and context reading (verifiability study)."""
 
-from companion.claims import atomic_claims, hypothesis
+from companion.text.claims import atomic_claims, hypothesis
 
 
 def test_coordinated_predicates_share_their_subject():

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from companion.cli import main
+from companion.service.cli import main
 
 pytestmark = pytest.mark.slow  # the real model
 
@@ -30,11 +30,15 @@ def test_the_report_says_where_a_misplaced_statement_was_found(tmp_path, capsys,
             for i, (marker, url, end) in enumerate(zip("1112", (HONEY, HONEY, HONEY, TOMATOES), ends))
         ],
         "sources": {
-            HONEY: {"html": "<article><p>Honeybees make honey from flower nectar.</p>"
-                    "<p>It is not: the Eiffel Tower is not made of steel.</p></article>"},
-            TOMATOES: {"html": "<article><p>Tomatoes need at least six hours of direct sun a day to ripen "
-                       "well.</p><p>Choose a pot of at least twenty litres and a compact variety such as "
-                       "a cherry tomato.</p></article>"},
+            HONEY: {
+                "html": "<article><p>Honeybees make honey from flower nectar.</p>"
+                "<p>It is not: the Eiffel Tower is not made of steel.</p></article>"
+            },
+            TOMATOES: {
+                "html": "<article><p>Tomatoes need at least six hours of direct sun a day to ripen "
+                "well.</p><p>Choose a pot of at least twenty litres and a compact variety such as "
+                "a cherry tomato.</p></article>"
+            },
         },
     }
     path = tmp_path / "request.json"
@@ -59,8 +63,12 @@ def test_the_report_says_what_the_figures_were_computed_over(tmp_path, capsys, m
             {"id": "c1", "marker": "bees", "url": HONEY, "offset": len(paragraph), "block_start": 0},
             {"id": "c2", "marker": "sun", "url": "http://127.0.0.1:9/tomatoes", "offset": len(text)},
         ],
-        "sources": {HONEY: {"html": "<article><p>Honeybees make honey from flower nectar.</p>"
-                            "<p>They store the honey in wax cells.</p></article>"}},
+        "sources": {
+            HONEY: {
+                "html": "<article><p>Honeybees make honey from flower nectar.</p>"
+                "<p>They store the honey in wax cells.</p></article>"
+            }
+        },
     }
     path = tmp_path / "request.json"
     path.write_text(json.dumps(request))

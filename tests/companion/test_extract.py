@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 
 from companion.errors import NotReadable
-from companion.extract import decode, document_from_passages, html_to_document
 from companion.records import Fetched
+from companion.sources.extract import decode, document_from_passages, html_to_document
 
 PAGES = Path(__file__).parent.parent / "fixtures" / "pages"
 

@@ -16,9 +16,10 @@ import pytest
 
 from companion.config import Limits
 from companion.errors import NotReadable
-from companion.extract import extract
-from companion.extract_pdf import is_pdf, pdf_page_fragment, pdf_to_document, reflow
 from companion.records import Fetched
+from companion.sources.extract import extract
+from companion.sources.pdf import is_pdf, pdf_to_document, reflow
+from companion.text.urls import pdf_page_fragment
 
 LIMITS = Limits()
 

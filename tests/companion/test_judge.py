@@ -8,11 +8,11 @@ import dataclasses
 import pytest
 
 from companion.errors import ModelUnavailable
-from companion.extract import document_from_passages
-from companion.infer import OnnxNLI
-from companion.judge import Judge
-from companion.model import default_model_dir
+from companion.judging.judge import Judge
+from companion.model.folder import default_model_dir
+from companion.model.infer import OnnxNLI
 from companion.records import Citation, SourceResult, Statement, StatementJudgment
+from companion.sources.extract import document_from_passages
 
 pytestmark = pytest.mark.slow  # the real model
 

@@ -8,12 +8,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from companion.combiner import Combiner, features_version
 from companion.config import Judging, Limits, Retrieval
 from companion.errors import ModelUnavailable
-from companion.extract import document_from_passages
-from companion.judge import Judge
-from companion.model import Thresholds
+from companion.judging.combiner import Combiner, features_version
+from companion.judging.judge import Judge
+from companion.model.folder import Thresholds
 from companion.pipeline import SourceLoader, Verifier
 from companion.records import (
     Citation,
@@ -27,6 +26,7 @@ from companion.records import (
     Summary,
     VerifyRequest,
 )
+from companion.sources.extract import document_from_passages
 
 from .fakes import MemoryFetcher, ScriptedNLI, WordNLI, fake_model
 
@@ -224,11 +224,13 @@ def test_a_page_that_negates_in_the_claims_own_words_refutes_it():
         "still expensive and less proven in 1887.",
     ]
     steel, iron = "The Eiffel Tower is made of steel.", "The tower is made of wrought iron."
-    nli = ScriptedNLI([
-        ("is not made of steel", steel, Entailment(0.05, 0.10, 0.85)),
-        ("puddled iron", iron, Entailment(0.95, 0.04, 0.01)),
-        ("is not made of steel", iron, Entailment(0.10, 0.50, 0.40)),
-    ])
+    nli = ScriptedNLI(
+        [
+            ("is not made of steel", steel, Entailment(0.05, 0.10, 0.85)),
+            ("puddled iron", iron, Entailment(0.95, 0.04, 0.01)),
+            ("is not made of steel", iron, Entailment(0.10, 0.50, 0.40)),
+        ]
+    )
     judge = Judge(nli, fake_model())
     document, _ = document_from_passages("https://example.org/eiffel", "Eiffel", page)
 

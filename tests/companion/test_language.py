@@ -8,17 +8,17 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from companion.combiner import features_version
 from companion.config import Judging, Limits, Retrieval
-from companion.extract import html_to_document
-from companion.judge import Judge
-from companion.judges import Judges
-from companion.language import detect_language, lexicon
-from companion.model import ModelConfig, default_model_dir, load_config
+from companion.judging.combiner import features_version
+from companion.judging.judge import Judge
+from companion.judging.judges import Judges
+from companion.model.folder import ModelConfig, default_model_dir, load_config
 from companion.pipeline import SourceLoader, Verifier
 from companion.records import Citation, PageInfo, StatementJudgment, VerifyRequest
-from companion.retrieve import overlap
-from companion.segment import statements
+from companion.sources.extract import html_to_document
+from companion.text.language import detect_language, lexicon
+from companion.text.retrieve import overlap
+from companion.text.segment import statements
 
 from .fakes import MemoryFetcher, WordNLI, fake_model
 

@@ -65,7 +65,11 @@ async def companion(start_companion, tmp_path):
 
 @pytest.mark.parametrize(
     ("language", "url"),
-    [("de", "https://de.example/turm"), ("es", "https://es.example/torre"), ("ja", "https://ja.example/tower")],
+    [
+        ("de", "https://de.example/turm"),
+        ("es", "https://es.example/torre"),
+        ("ja", "https://ja.example/tower"),
+    ],
 )
 async def test_an_answer_in_a_language_no_model_reads_is_not_checked(companion, language, url):
     result = await (await companion.post("/v1/verify", _body(ANSWERS[language], [url]))).json()

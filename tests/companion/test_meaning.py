@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from companion.meaning import read_meaning as _read_meaning
-from companion.meaning import reports_unsettled, rule_book, window_findings
-from companion.segment import split_sentences
+from companion.judging.meaning import read_meaning as _read_meaning
+from companion.judging.meaning import reports_unsettled, rule_book, window_findings
+from companion.text.segment import split_sentences
 
 # The finding as these tests name it: each family's broad kind (several families share one).
 _KIND = {
@@ -282,7 +282,7 @@ def test_a_rule_left_out_of_the_book_no_longer_fires():
 def test_every_rule_file_names_known_families_and_effects(tmp_path):
     import json
 
-    from companion.meaning import RULES_DIR, _parse
+    from companion.judging.meaning import RULES_DIR, _parse
 
     for path in RULES_DIR.glob("*.json"):
         book = _parse(json.loads(path.read_text(encoding="utf-8")), path)

@@ -170,10 +170,11 @@ async def test_audit_export_has_five_field_cards(bees):
     # What computed the numbers (issue 24): the installed onnxruntime and this CPU's kernel family.
     from importlib.metadata import version
 
-    from companion.cpu import int8_kernel
+    from companion.model.cpu import int8_kernel
 
     assert audit["tool"]["runtime"] == {
-        "onnxruntime": version("onnxruntime"), "int8_kernel": int8_kernel().family,
+        "onnxruntime": version("onnxruntime"),
+        "int8_kernel": int8_kernel().family,
         "machine": int8_kernel().machine,
     }
     assert audit["tool"]["runtime"]["int8_kernel"] not in ("unknown", "")

@@ -17,7 +17,7 @@ import aiohttp
 import pytest
 
 from companion.config import Limits, Settings
-from companion.pairing import PairingRefused, Pairings
+from companion.service.pairing import PairingRefused, Pairings
 from tests.conftest import free_port, model_dir
 
 CHROME = "chrome-extension://fklgpffhkpenbggfhkflghdlonombjol"
@@ -94,7 +94,7 @@ async def run_pair(companion, xdg: Path, *args: str) -> subprocess.CompletedProc
 
 
 async def test_one_click_pairing_end_to_end(companion, xdg, caplog):
-    caplog.set_level(logging.WARNING, logger="companion.server")
+    caplog.set_level(logging.WARNING, logger="companion.service.server")
     status, started, headers = await call(companion, "/v1/pair/start", {}, origin=CHROME)
     assert status == 201, started
     assert started["code"].isdigit() and len(started["code"]) == 4

@@ -7,11 +7,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.combiner import Combiner
 from companion.config import Judging, Retrieval
-from companion.meaning import Rule
-from companion.model import Thresholds
-from companion.policy import (
+from companion.judging.combiner import Combiner
+from companion.judging.meaning import Rule
+from companion.judging.policy import (
     AtomFacts,
     ClaimFacts,
     SourceFacts,
@@ -21,6 +20,7 @@ from companion.policy import (
     decide_citation,
     decide_statement,
 )
+from companion.model.folder import Thresholds
 
 from .fakes import fake_model
 
@@ -60,11 +60,8 @@ def test_decide_table(score, atoms, contradicted, judgment, unsupported):
     got = decide(score, atoms, CONTRA if contradicted else (), (), T)
     assert got[:2] == (judgment, unsupported)
     assert ("model.contradiction" in got[2]) == (
-        (contradicted
-        and judgment == "no_support")
-        or (contradicted
-        and len(atoms) > 1
-        and judgment == "partial_support")
+        (contradicted and judgment == "no_support")
+        or (contradicted and len(atoms) > 1 and judgment == "partial_support")
     )
 
 

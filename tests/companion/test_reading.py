@@ -4,9 +4,9 @@ after it, where pages refute it."""
 from __future__ import annotations
 
 from companion.config import Judging, Retrieval
-from companion.extract import document_from_text
-from companion.reading import given_elsewhere, read_sources
+from companion.judging.reading import given_elsewhere, read_sources
 from companion.records import Window
+from companion.sources.extract import document_from_text
 
 from .fakes import WordNLI
 

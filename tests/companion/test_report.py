@@ -11,8 +11,14 @@ from typing import Any
 import numpy as np
 import pytest
 
+from companion.batch.report import (
+    AnswerFigures,
+    compute_groups,
+    reason_category,
+    write_html,
+    write_summary_csv,
+)
 from companion.records import PageInfo
-from companion.report import AnswerFigures, compute_groups, reason_category, write_html, write_summary_csv
 
 
 def _statement(
@@ -155,6 +161,7 @@ def test_intervals_are_seeded_contain_the_figure_and_do_not_depend_on_other_engi
     alone = {g.engine: g for g in _groups([a for a in answers if a.engine == "alpha"])}
     both = {g.engine: g for g in first if g.by == "engine"}
     assert alone["alpha"].figures["no_support"].low == both["alpha"].figures["no_support"].low
+
     # Another seed, other resamples: some interval moves (a seed that did nothing would not).
     def ends(groups):
         return [(f.low, f.high) for g in groups for f in g.figures.values()]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from companion.records import PageInfo
-from companion.results import Results
+from companion.service.results import Results
 
 
 class Clock:

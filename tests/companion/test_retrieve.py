@@ -5,8 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from companion.extract import document_from_text
-from companion.retrieve import overlap, rank_windows, top_sentences
+from companion.sources.extract import document_from_text
+from companion.text.retrieve import overlap, rank_windows, top_sentences
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -47,8 +47,8 @@ def test_overlap_flags_missing_numbers_and_names():
 def test_ranking_is_the_same_in_every_process():
     """Python seeds string hashing per process; set order must not reach the scores (it broke ties)."""
     script = (
-        "from companion.extract import document_from_text\n"
-        "from companion.retrieve import rank_windows\n"
+        "from companion.sources.extract import document_from_text\n"
+        "from companion.text.retrieve import rank_windows\n"
         "words = 'amber basalt cobalt dune ember fjord glacier harbor island jungle kelp lagoon'.split()\n"
         "text = ' '.join(' '.join(words[i:] + words[:i][: i % 5]) + '.' for i in range(12))\n"
         "doc = document_from_text('https://x.test/', 'T', text)\n"

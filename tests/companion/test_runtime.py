@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from companion.config import Settings
-from companion.runtime import Runtime
+from companion.service.runtime import Runtime
 from tests.conftest import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,7 +41,16 @@ def test_two_models_at_work_share_one_pool_as_wide_as_the_setting(tmp_path):
 def _doctor(tmp_path: Path, model: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "config")}
     return subprocess.run(
-        [sys.executable, "-m", "companion.cli", "doctor", "--model", str(model), "--port", str(free_port())],
+        [
+            sys.executable,
+            "-m",
+            "companion.service.cli",
+            "doctor",
+            "--model",
+            str(model),
+            "--port",
+            str(free_port()),
+        ],
         capture_output=True,
         text=True,
         env=env,

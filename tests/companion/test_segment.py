@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 from companion.records import Citation
-from companion.segment import attach_citations, split_sentences, statements, strip_markers
-from companion.utf16 import Utf16Offsets
+from companion.text.segment import attach_citations, split_sentences, statements, strip_markers
+from companion.text.utf16 import Utf16Offsets
 
 _ENGINES = Path(__file__).resolve().parents[1] / "fixtures" / "engines"
 

@@ -1,4 +1,4 @@
-"""`citelens service install|uninstall` (companion/service.py): the unit and agent files, and
+"""`citelens service install|uninstall` (companion/service/autostart.py): the unit and agent files, and
 what is asked of the service manager. The manager is a recording fake, except where the real
 systemctl is run with no user manager reachable (as in CI), which must be detected and said."""
 
@@ -14,9 +14,9 @@ import sys
 
 import pytest
 
-from companion import service
-from companion.cli import main
 from companion.errors import ServiceError
+from companion.service import autostart as service
+from companion.service.cli import main
 
 UNIT = "citelens.service"
 
@@ -75,9 +75,7 @@ def test_install_writes_a_user_unit_that_runs_this_citelens_and_enables_it(env, 
         "RestartSec": "10",
         "WantedBy": "default.target",
     }
-    assert manager.asked() == [
-        ["show-environment"], ["daemon-reload"], ["enable", UNIT], ["restart", UNIT]
-    ]
+    assert manager.asked() == [["show-environment"], ["daemon-reload"], ["enable", UNIT], ["restart", UNIT]]
     assert said[0] == f"wrote {path}" and "enabled and started citelens.service" in said[-1]
 
     # Idempotent: the same file stays, a running service is left running.
@@ -124,7 +122,9 @@ def test_systemd_analyze_accepts_the_unit(tmp_path):
     runtime.mkdir(mode=0o700)
     result = subprocess.run(
         [analyze, "--user", "verify", str(unit)],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True,
+        text=True,
+        timeout=60,
         env={**os.environ, **env, "XDG_RUNTIME_DIR": str(runtime)},
     )
     # verify exits 0 on lines it ignores; what it says is the verdict.
@@ -147,7 +147,14 @@ def test_where_no_user_manager_runs_the_unit_is_written_and_the_reader_told(tmp_
     assert "systemctl --user daemon-reload && systemctl --user enable --now citelens.service" in out
     # pytest is not the citelens script: this interpreter runs the companion's module.
     assert exec_start(unit.read_text()) == [
-        sys.executable, "-m", "companion.cli", "serve", "--port", "8790", "--allow-origin", store
+        sys.executable,
+        "-m",
+        "companion.service.cli",
+        "serve",
+        "--port",
+        "8790",
+        "--allow-origin",
+        store,
     ]
 
     assert main(["service", "install", "--port", "8790", "--allow-origin", store]) == 0
@@ -201,7 +208,8 @@ def test_the_launch_agent_runs_this_citelens_at_login_and_restarts_it_on_failure
     assert "EnvironmentVariables" not in agent
     domain = f"gui/{os.getuid()}"
     assert manager.asked() == [
-        ["bootout", f"{domain}/dev.citelens.companion"], ["bootstrap", domain, str(path)]
+        ["bootout", f"{domain}/dev.citelens.companion"],
+        ["bootstrap", domain, str(path)],
     ]
     manager.calls.clear()
     service.uninstall(system="darwin", run=manager, env=env, say=said.append)
@@ -224,5 +232,8 @@ def test_the_running_citelens_script_is_named_by_its_absolute_path(tmp_path, mon
     monkeypatch.chdir(tmp_path)
     assert service.serve_command(argv0="bin/citelens") == [str(tmp_path / "bin/citelens"), "serve"]
     assert service.serve_command(argv0="/nowhere/citelens", executable="/py") == [
-        "/py", "-m", "companion.cli", "serve"
+        "/py",
+        "-m",
+        "companion.service.cli",
+        "serve",
     ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import multiprocessing
 from pathlib import Path
 
-from companion.pairing import load_or_create_token, read_token
+from companion.service.pairing import load_or_create_token, read_token
 
 
 def _take(args: tuple[str, object]) -> str:

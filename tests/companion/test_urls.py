@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from companion import urls
-from companion.urls import normalize_url, text_fragment, text_fragment_hint
+from companion.text import urls
+from companion.text.urls import normalize_url, text_fragment, text_fragment_hint
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = json.loads((ROOT / "tests" / "fixtures" / "url-cases.json").read_text(encoding="utf-8"))

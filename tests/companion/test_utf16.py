@@ -11,14 +11,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.capture import parse_request
-from companion.cli import main
 from companion.config import Limits
 from companion.errors import RequestInvalid
-from companion.export import collect
-from companion.judge import Judge
+from companion.judging.judge import Judge
 from companion.pipeline import SourceLoader, Verifier
-from companion.utf16 import OffsetInvalid, Utf16Offsets
+from companion.service.cli import main
+from companion.wire.capture import parse_request
+from companion.wire.export import collect
+from companion.text.utf16 import OffsetInvalid, Utf16Offsets
 
 from .fakes import MemoryFetcher, WordNLI, fake_model
 

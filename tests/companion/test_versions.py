@@ -23,8 +23,9 @@ def test_the_judging_code_is_the_one_released_as_this_version():
 
 
 def test_every_module_is_either_judging_or_operations():
-    modules = {p.stem for p in (ROOT / "companion").glob("*.py")}
-    modules |= {f"rules/{p.name}" for p in (ROOT / "companion" / "rules").glob("*.json")}
+    package = ROOT / "companion"
+    modules = {p.relative_to(package).with_suffix("").as_posix() for p in package.rglob("*.py")}
+    modules |= {p.relative_to(package).as_posix() for p in (package / "judging" / "rules").glob("*.json")}
     listed = set(JUDGE_MODULES) | set(OPERATIONS_MODULES)
     assert modules == listed, f"list these in companion/versions.py: {sorted(modules - listed)}"
     assert not set(JUDGE_MODULES) & set(OPERATIONS_MODULES)

@@ -14,12 +14,12 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
-from companion.addresses import AddressPolicy
 from companion.config import Limits
 from companion.errors import NotReadable, SourceUnavailable
-from companion.extract import html_to_document
-from companion.fetch import PageFetcher
-from companion.walls import BLOCKED, PAYWALLED, challenge_reason, wall_reason
+from companion.sources.addresses import AddressPolicy
+from companion.sources.extract import html_to_document
+from companion.sources.fetch import PageFetcher
+from companion.sources.walls import BLOCKED, PAYWALLED, challenge_reason, wall_reason
 from tests.conftest import free_port
 
 PAGES = Path(__file__).parent.parent / "fixtures" / "pages"

@@ -26,9 +26,18 @@ PAIRS = 50  # about 100 s under emulation for both models; the model cards repor
 def test_shipped_models_agree_with_an_emulated_avx2_cpu(tmp_path):
     out = tmp_path / "agreement.json"
     run = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "cpu_agreement.py"), "--pairs", str(PAIRS),
-         "--json", str(out)],
-        capture_output=True, text=True, timeout=900, check=False,
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "cpu_agreement.py"),
+            "--pairs",
+            str(PAIRS),
+            "--json",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
     )
     assert out.exists(), run.stdout + run.stderr[-3000:]
     report = json.loads(out.read_text())

@@ -20,8 +20,8 @@ pytest.importorskip("optimum.onnxruntime", reason="the `export` extra is not ins
 
 from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors  # noqa: E402
 
-from companion.infer import OnnxNLI  # noqa: E402
-from companion.model import load_config  # noqa: E402
+from companion.model.folder import load_config  # noqa: E402
+from companion.model.infer import OnnxNLI  # noqa: E402
 
 pytestmark = pytest.mark.slow  # the real model
 

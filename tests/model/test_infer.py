@@ -8,8 +8,8 @@ import shutil
 import pytest
 
 from companion.errors import ModelUnavailable
-from companion.infer import OnnxNLI
-from companion.model import load_config
+from companion.model.folder import load_config
+from companion.model.infer import OnnxNLI
 from tests.conftest import model_dir
 
 pytestmark = pytest.mark.slow  # the real model
@@ -71,8 +71,12 @@ def test_batched_scores_come_back_to_their_own_pairs():
     batched = batching.score_uncached(pairs)
 
     def label(e):
-        return max(("entailment", e.entailment), ("neutral", e.neutral), ("contradiction", e.contradiction),
-                   key=lambda x: x[1])[0]
+        return max(
+            ("entailment", e.entailment),
+            ("neutral", e.neutral),
+            ("contradiction", e.contradiction),
+            key=lambda x: x[1],
+        )[0]
 
     def clear(e):
         top, second = sorted((e.entailment, e.neutral, e.contradiction), reverse=True)[:2]

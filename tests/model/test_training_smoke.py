@@ -16,7 +16,7 @@ import pytest
 pytest.importorskip("torch", reason="the `train` extra is not installed")
 pytest.importorskip("optimum.onnxruntime", reason="the `export` extra is not installed")
 
-from companion.infer import OnnxNLI
+from companion.model.infer import OnnxNLI
 
 pytestmark = pytest.mark.slow  # the real model
 

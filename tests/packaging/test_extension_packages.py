@@ -103,9 +103,20 @@ def test_web_ext_lint_passes_the_firefox_package(packages, tmp_path):
     # The package itself, unpacked, as AMO's linter reads it (web-ext lint reads folders).
     zipfile.ZipFile(packages["firefox"]).extractall(tmp_path)
     result = subprocess.run(
-        [ROOT / "node_modules/.bin/web-ext", "lint", "--source-dir", tmp_path, "--output", "json",
-         "--no-config-discovery"],
-        cwd=ROOT, capture_output=True, text=True, timeout=300, env=os.environ | {"NO_UPDATE_NOTIFIER": "1"},
+        [
+            ROOT / "node_modules/.bin/web-ext",
+            "lint",
+            "--source-dir",
+            tmp_path,
+            "--output",
+            "json",
+            "--no-config-discovery",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=os.environ | {"NO_UPDATE_NOTIFIER": "1"},
     )
     report = json.loads(result.stdout)
     messages = [f"{m['code']}: {m['message']}" for m in report["errors"] + report["warnings"]]

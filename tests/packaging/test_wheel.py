@@ -103,7 +103,7 @@ def test_doctor_finds_the_models_inside_the_install(installed):
 
 def test_verify_example_judges_as_the_checkout_does(installed):
     from_wheel = json.loads(installed("verify", "--example", "--json").stdout)
-    checkout = run([sys.executable, "-m", "companion.cli", "verify", "--example", "--json"], cwd=ROOT)
+    checkout = run([sys.executable, "-m", "companion.service.cli", "verify", "--example", "--json"], cwd=ROOT)
     from_checkout = json.loads(checkout.stdout)
 
     def verdicts(result):
@@ -117,8 +117,12 @@ def test_serve_answers_health_on_127_0_0_1(installed):
     port = free_port()
     server = subprocess.Popen(
         [installed.citelens, "serve", "--port", str(port)],
-        cwd=installed.home, env=installed.env, stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        cwd=installed.home,
+        env=installed.env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     try:
         deadline, health = time.monotonic() + 120, None

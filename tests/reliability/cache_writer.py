@@ -13,8 +13,8 @@ import random
 import sys
 from pathlib import Path
 
-from companion.cache import PageCache
 from companion.records import Document, Sentence
+from companion.sources.cache import PageCache
 
 
 def quick_document(url: str, title: str, sentences: list[str]) -> Document:

@@ -29,9 +29,9 @@ import pytest
 from aiohttp import web
 
 from companion.config import Settings
-from companion.model import default_model_dir
-from companion.runtime import Runtime
-from companion.server import make_app
+from companion.model.folder import default_model_dir
+from companion.service.runtime import Runtime
+from companion.service.server import make_app
 
 __all__ = [
     "TOKEN",
@@ -184,7 +184,9 @@ def companion_process(seed: int, allow_private: Sequence[str] = ()) -> Iterator[
         process = subprocess.Popen(
             [str(citelens), "serve", "--port", str(port)]
             + [arg for address in allow_private for arg in ("--allow-private", address)],
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
         )
         try:
             token = subprocess.run(

@@ -549,8 +549,14 @@ def test_an_audit_of_client_data_never_carries_the_companions_stamp(companion: T
                 "judgment": "complete_support",
                 "model": "citelens-minilm-nli",
                 "per_citation": [
-                    {"citation": "c1", "url": "https://example.org/", "judgment": "complete_support",
-                     "score": 0.99, "irrelevant": False, "evidence": []}
+                    {
+                        "citation": "c1",
+                        "url": "https://example.org/",
+                        "judgment": "complete_support",
+                        "score": 0.99,
+                        "irrelevant": False,
+                        "evidence": [],
+                    }
                 ],
             }
         ]

@@ -43,7 +43,7 @@ def audit_batch(inputs: Path, out: Path, state: Path, port: int, *extra: str) ->
     return [
         sys.executable,
         "-m",
-        "companion.cli",
+        "companion.service.cli",
         "audit-batch",
         str(inputs),
         "--out",

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from companion.capture import parse_request
 from companion.config import Limits
-from companion.segment import statements
+from companion.text.segment import statements
+from companion.wire.capture import parse_request
 from scripts.bench_workload import make_workload, page_html
 
 

@@ -30,12 +30,12 @@ from pathlib import Path
 
 import pytest
 
-from companion.addresses import AddressPolicy
-from companion.cache import PageCache
 from companion.config import Limits
-from companion.extract import document_from_text
-from companion.fetch import PageFetcher
 from companion.pipeline import SourceLoader
+from companion.sources.addresses import AddressPolicy
+from companion.sources.cache import PageCache
+from companion.sources.extract import document_from_text
+from companion.sources.fetch import PageFetcher
 
 from .cache_writer import page, quick_document
 from .hostile_site import HostileSite
@@ -152,7 +152,9 @@ def _fill(cache: PageCache, limit: int = 200) -> tuple[list[str], bool]:
 def _assert_degraded(cache: PageCache, caplog: pytest.LogCaptureFixture) -> None:
     assert not cache.enabled
     assert "full" in cache.disabled_reason, cache.disabled_reason
-    warnings = [r for r in caplog.records if r.name == "companion.cache" and r.levelno == logging.WARNING]
+    warnings = [
+        r for r in caplog.records if r.name == "companion.sources.cache" and r.levelno == logging.WARNING
+    ]
     assert warnings and "turned off" in warnings[0].getMessage()
     # Off means quiet: no exceptions, nothing stored, nothing read.
     assert cache.put(document_from_text("https://pages.example/x", "x", "Some text here.")) is False
@@ -162,7 +164,7 @@ def _assert_degraded(cache: PageCache, caplog: pytest.LogCaptureFixture) -> None
 def test_full_filesystem_turns_the_cache_off_with_a_warning(
     tiny_filesystem: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.WARNING, logger="companion.cache")
+    caplog.set_level(logging.WARNING, logger="companion.sources.cache")
     db = tiny_filesystem / "cache.sqlite3"
     cache = PageCache(db, ttl_s=3600, max_bytes=10**9)
     try:
@@ -183,7 +185,7 @@ def test_full_filesystem_turns_the_cache_off_with_a_warning(
 def test_cache_on_an_already_full_filesystem_is_off_from_the_start(
     tiny_filesystem: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.WARNING, logger="companion.cache")
+    caplog.set_level(logging.WARNING, logger="companion.sources.cache")
     fd = os.open(tiny_filesystem / "filler", os.O_WRONLY | os.O_CREAT, 0o600)
     try:
         while os.write(fd, b"\0" * 4096):
@@ -205,7 +207,7 @@ def test_cache_on_an_already_full_filesystem_is_off_from_the_start(
 def test_sqlite_full_turns_the_cache_off_with_a_warning(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.WARNING, logger="companion.cache")
+    caplog.set_level(logging.WARNING, logger="companion.sources.cache")
     db = tmp_path / "cache.sqlite3"
     cache = PageCache(db, ttl_s=3600, max_bytes=10**9)
     try:
@@ -231,7 +233,7 @@ async def test_checking_goes_on_without_the_cache_when_the_disk_is_full(
     """The loader still fetches and extracts each page; the full cache only costs the saving."""
     from .hostile_site import serve_app
 
-    caplog.set_level(logging.WARNING, logger="companion.cache")
+    caplog.set_level(logging.WARNING, logger="companion.sources.cache")
     cache = PageCache(tmp_path / "cache.sqlite3", ttl_s=3600, max_bytes=10**9)
     assert cache._db is not None
     # test-only: the file may not grow, so the first page that needs new database pages fails
@@ -354,7 +356,7 @@ def test_file_on_disk_stays_bounded(tmp_path: Path) -> None:
 
 def test_corrupt_file_is_detected_when_opened(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """The module promises: a corrupt file turns the cache off with a warning (not at first read)."""
-    caplog.set_level(logging.WARNING, logger="companion.cache")
+    caplog.set_level(logging.WARNING, logger="companion.sources.cache")
     db = tmp_path / "cache.sqlite3"
     cache = PageCache(db, ttl_s=3600, max_bytes=10**9)
     for i in range(40):

@@ -23,12 +23,12 @@ import aiohttp
 import pytest
 from aiohttp import web
 
-from companion.addresses import AddressPolicy
-from companion.cache import PageCache
 from companion.config import Limits, Settings
-from companion.fetch import PageFetcher
 from companion.pipeline import SourceLoader
 from companion.records import SourceResult
+from companion.sources.addresses import AddressPolicy
+from companion.sources.cache import PageCache
+from companion.sources.fetch import PageFetcher
 
 from .hostile_site import HostileSite, RawSite, serve_app
 from .live_companion import running_companion
@@ -495,7 +495,7 @@ async def test_cli_allow_private_admits_only_that_address(
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
-            "companion.cli",
+            "companion.service.cli",
             "serve",
             "--port",
             str(port),

@@ -33,8 +33,14 @@ def request() -> dict[str, Any]:
     for sentence, urls in ANSWER:
         text += (" " if text else "") + sentence
         for url in urls:
-            citations.append({"id": f"c{len(citations) + 1}", "marker": str(len(citations) + 1),
-                              "url": url, "offset": len(text)})
+            citations.append(
+                {
+                    "id": f"c{len(citations) + 1}",
+                    "marker": str(len(citations) + 1),
+                    "url": url,
+                    "offset": len(text),
+                }
+            )
     pages = {HONEY: "honey", TOMATOES: "tomatoes", COLONY: "colony", DANCE: "dance"}
     return {
         "page": {"url": "https://www.perplexity.ai/search/bees", "engine": "perplexity"},
@@ -80,7 +86,12 @@ async def test_found_elsewhere_through_a_real_companion() -> None:
     elsewhere = {(c["answer_statement"], c["cited_url"]): c for c in audit["elsewhere"]}
     card = elsewhere[(misplaced["text"], TOMATOES)]
     assert card["cited_urls"] == [COLONY]
-    assert {"answer_statement", "cited_url", "support_judgment", "evidence_sentences",
-            "unsupported_assertions"} <= set(card)
+    assert {
+        "answer_statement",
+        "cited_url",
+        "support_judgment",
+        "evidence_sentences",
+        "unsupported_assertions",
+    } <= set(card)
     assert elsewhere[(uncited["text"], COLONY)]["cited_urls"] == []
     assert not any(c["answer_statement"] == nowhere["text"] for c in audit["elsewhere"])

@@ -14,12 +14,12 @@ from collections.abc import AsyncIterator
 import pytest
 from aiohttp import web
 
-from companion.addresses import AddressPolicy
 from companion.config import Limits
 from companion.errors import NotReadable, SourceUnavailable
-from companion.extract import extract
-from companion.fetch import PageFetcher
 from companion.records import Document
+from companion.sources.addresses import AddressPolicy
+from companion.sources.extract import extract
+from companion.sources.fetch import PageFetcher
 from tests.companion.test_extract_pdf import REPORT, bomb_pdf, make_pdf
 
 from .hostile_site import serve_app

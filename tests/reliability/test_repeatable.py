@@ -41,12 +41,20 @@ def _request(base: str, *, inline: bool) -> dict[str, Any]:
         text += ("" if not text else " ") + sentence
         for name in cited:
             citations.append(
-                {"id": f"c{len(citations)}", "marker": str(_NAMES.index(name) + 1),
-                 "url": f"{base}/{name}", "offset": len(text)}
+                {
+                    "id": f"c{len(citations)}",
+                    "marker": str(_NAMES.index(name) + 1),
+                    "url": f"{base}/{name}",
+                    "offset": len(text),
+                }
             )
     body: dict[str, Any] = {
-        "page": {"url": "https://www.perplexity.ai/search/bees", "engine": "perplexity",
-                 "query": "how do honeybees live", "captured_at": "2026-11-30T09:00:00Z"},
+        "page": {
+            "url": "https://www.perplexity.ai/search/bees",
+            "engine": "perplexity",
+            "query": "how do honeybees live",
+            "captured_at": "2026-11-30T09:00:00Z",
+        },
         "answer": {"text": text},
         "citations": citations,
         "options": {"stream": False},

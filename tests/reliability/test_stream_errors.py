@@ -24,8 +24,8 @@ import pytest
 
 from companion.config import Limits, Settings
 from companion.errors import ModelUnavailable
-from companion.judge import Judge
-from companion.model import ModelConfig, Thresholds
+from companion.judging.judge import Judge
+from companion.model.folder import ModelConfig, Thresholds
 from companion.records import Entailment
 
 from .hostile_site import HostileSite

@@ -63,7 +63,7 @@ before(async () => {
   site = await listen((pathname, agent) => {
     const name = /^\/pages\/([a-z]+)\.html$/.exec(pathname)?.[1];
     if (name !== 'honey' && name !== 'tomatoes') return { status: 404, body: '<h1>Not found</h1>' };
-    // companion/fetch.py's honest User-Agent: "CiteLens/<version> (citation checker; …)".
+    // companion/sources/fetch.py's honest User-Agent: "CiteLens/<version> (citation checker; …)".
     if (name === 'honey') {
       if (agent.includes('CiteLens/')) {
         hits.companion++;

@@ -1,6 +1,6 @@
 // The overlay's side of two companion verdicts (jsdom): support found in a page the sentence does
 // not cite (issue 12: found_elsewhere) and a sentence its cited page refutes (issue 10:
-// contradicted). Statement lines have the shape companion/export.py writes; the view is built
+// contradicted). Statement lines have the shape companion/wire/export.py writes; the view is built
 // from them the way the content script builds it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,0 +1,4 @@
+"""From a statement and its sources' Documents to verdicts, no I/O: what the model reads of each
+source (reading), the rules of meaning as data per language (meaning, rules/), the score
+(combiner), the one decision and its reasons (policy), quotes (evidence), ALCE's figures (alce),
+and the judge that runs them (judge), one per model (judges)."""

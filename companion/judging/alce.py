@@ -1,0 +1,75 @@
+"""ALCE's citation recall and precision (Gao et al. 2023), per statement and for the answer.
+
+- Recall: a statement's citations, read together, fully support it (here: the statement's own
+  verdict is complete support, which reads all its sources together).
+- Irrelevant citation: it cannot support the statement alone, and the remaining citations still
+  support it without it. Precision counts a citation as precise when the statement is supported
+  (recall 1) and the citation is not irrelevant.
+Statements without citations, and inaccessible sources, are left out of both figures: the
+verifiability study reports them separately, and the summary says what the figures were computed
+over, so that "100 %" over one sentence of three reads as what it is.
+A statement cited by the link that closes its paragraph or list item (an AI Overview's chip,
+`block_cited`) counts as cited by it: the engine put that link there for the whole block, and
+ALCE asks whether a statement's citations support it. The summary says how many they are.
+Pure: the judge passes in how to check support.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ..records import JUDGMENTS, CitationJudgment, StatementJudgment, Summary
+
+__all__ = ["irrelevant", "summarize"]
+
+
+def irrelevant(
+    per_citation: Sequence[CitationJudgment], recall: bool, supported_by: Callable[[list[str]], bool]
+) -> set[str]:
+    """URLs of the irrelevant citations; `supported_by(urls)` says whether those sources alone
+    fully support the statement."""
+    judged = [cj for cj in per_citation if cj.judgment != "inaccessible"]
+    if not recall or len(judged) < 2:
+        return set()
+    return {
+        cj.citation.url
+        for cj in judged
+        if cj.judgment != "complete_support" and supported_by([o.citation.url for o in judged if o is not cj])
+    }
+
+
+def summarize(judged: Sequence[StatementJudgment], elapsed_ms: int) -> Summary:
+    """Counts of each label, the answer's ALCE citation recall and precision, and how many
+    statements were found supported elsewhere (kept apart from ALCE's figures)."""
+    counts: dict[str, int] = {j: 0 for j in JUDGMENTS}
+    recalls: list[int] = []
+    precise = cited = misplaced = uncited_supported = block_cited = recall_block_cited = 0
+    for result in judged:
+        counts[result.judgment] += 1
+        block_cited += result.statement.block_cited
+        if result.found_elsewhere:
+            if result.judgment == "no_citation":
+                uncited_supported += 1
+            else:
+                misplaced += 1
+        if result.judgment in ("no_citation", "inaccessible", "not_checked"):
+            continue
+        recalls.append(result.recall)
+        recall_block_cited += result.statement.block_cited
+        for cj in result.per_citation:
+            if cj.judgment in ("inaccessible", "not_checked"):
+                continue
+            cited += 1
+            precise += int(bool(result.recall) and not cj.irrelevant)
+    return Summary(
+        counts=counts,
+        citation_recall=round(sum(recalls) / len(recalls), 4) if recalls else None,
+        citation_precision=round(precise / cited, 4) if cited else None,
+        elapsed_ms=elapsed_ms,
+        misplaced_citations=misplaced,
+        uncited_but_supported=uncited_supported,
+        block_cited=block_cited,
+        alce_statements=len(recalls),
+        alce_citations=cited,
+        alce_block_cited=recall_block_cited,
+    )

@@ -1,0 +1,412 @@
+"""Judges one statement against the pages its citations point to.
+
+The method (docs/method.md), each step in its own module:
+- the claim in context (claims.py): the verifiability study reads a statement with the question
+  and the answer so far, so "It was built in 1889" is checked as "The tower was built in 1889";
+- reading (reading.py): retrieval picks each source's best windows, the NLI model scores them;
+- the score (combiner.py): a calibrated combination of the model's best entailment and lexical
+  features, for the statement, each source alone and each atomic claim (FActScore);
+- what a small NLI model misses (meaning.py, rules as data per language): a source that reports
+  the claim as a myth or an allegation, is narrower than it, says the opposite direction, or
+  negates it;
+- the label and its reasons (policy.py): complete / partial / no support (verifiability study),
+  from those readings alone, as `read` and `conclude` split it: scripts/calibrate.py fits the
+  thresholds on `read`'s output through the same policy;
+- ALCE's recall and precision (alce.py), and the quote shown to the reader (evidence.py);
+- found elsewhere (`Judge.elsewhere`): support in a page of the answer the statement does not
+  cite, recorded apart from its own verdict.
+
+Which text feeds what: the model, the on-topic test and the quote read the claim in context
+(`hypothesis`); the lexical features read the statement as written, since the context's words are
+not the statement's to be supported.
+No I/O: sources arrive as Documents, the model behind the NLIBackend protocol.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from ..config import Judging, Retrieval
+from ..model.folder import ModelConfig
+from ..records import (
+    AtomicClaim,
+    Citation,
+    CitationJudgment,
+    Document,
+    Evidence,
+    FoundElsewhere,
+    Judgment,
+    SourceResult,
+    Statement,
+    StatementJudgment,
+)
+from ..text.claims import atomic_claims, hypothesis
+from ..text.retrieve import overlap, page_index, rank_windows
+from ..typedefs import NLIBackend
+from .alce import irrelevant
+from .combiner import Combiner, banded
+from .evidence import contradicting_quote, covering_quote
+from .meaning import RuleBook, read_meaning, rule_book, window_findings
+from .policy import (
+    AtomFacts,
+    ClaimFacts,
+    SourceFacts,
+    WindowFacts,
+    atom_score,
+    decide_citation,
+    decide_source,
+    decide_statement,
+)
+from .reading import SourceReading, given_elsewhere, read_sources
+
+__all__ = ["Judge", "StatementReading"]
+
+
+@dataclass(frozen=True, slots=True)
+class StatementReading:
+    """What the model and the rules read of a statement's cited sources, before any threshold:
+    the policy (policy.py) turns it into verdicts, at run time and in scripts/calibrate.py."""
+
+    claim: str  # the statement in context, as the model reads it
+    readings: Mapping[str, SourceReading]
+    facts: ClaimFacts
+
+
+class Judge:
+    """Turns a statement and its sources into a StatementJudgment. Holds no state between calls."""
+
+    def __init__(
+        self,
+        nli: NLIBackend,
+        model: ModelConfig,
+        retrieval: Retrieval | None = None,
+        judging: Judging | None = None,
+        *,
+        strict: bool = True,
+        rules: Callable[[str], RuleBook] = rule_book,
+    ):
+        """`rules` gives a language's rules (meaning.rule_book); scripts/evaluate.py passes books
+        with a rule left out to measure what it is worth."""
+        self.nli = nli
+        self.model = model
+        self.thresholds = model.thresholds
+        self.retrieval = retrieval or Retrieval()
+        self.judging = judging or Judging()
+        self.rules = rules
+        self.combiner = Combiner(model, self.retrieval, self.judging, strict=strict)
+
+    def judge(self, statement: Statement, sources: Mapping[str, SourceResult]) -> StatementJudgment:
+        citations = _distinct_by_url(statement.citations)
+        if not citations:
+            return _without_evidence(statement, "no_citation", ())
+        read = self.read(statement, sources)
+        if read is None:
+            unread = tuple(_inaccessible(c, sources) for c in citations)
+            return _without_evidence(statement, "inaccessible", unread)
+        return self.conclude(statement, read, sources)
+
+    def read(self, statement: Statement, sources: Mapping[str, SourceResult]) -> StatementReading | None:
+        """What the statement's readable cited sources say of it; None when none could be read."""
+        readable = [
+            (c, s.document)
+            for c in _distinct_by_url(statement.citations)
+            if (s := sources.get(c.url)) and s.document
+        ]
+        if not readable:
+            return None
+        claim = hypothesis(statement.text, statement.previous, statement.question)
+        readings = read_sources(
+            self.nli,
+            claim,
+            [(c.url, d, c.hint) for c, d in readable],
+            self.retrieval,
+            self.judging,
+            language=statement.language,
+        )
+        features, best = self._together(claim, statement.text, list(readings.values()))
+        per_source = {
+            url: self._source_facts(claim, statement.text, r, statement.language)
+            for url, r in readings.items()
+        }
+        atoms = self._atoms(statement, readings, features, best, per_source)
+        return StatementReading(claim, readings, ClaimFacts(tuple(features), best, per_source, atoms))
+
+    def conclude(
+        self, statement: Statement, read: StatementReading, sources: Mapping[str, SourceResult]
+    ) -> StatementJudgment:
+        """The verdicts (policy.py) of a reading, with their quotes and ALCE precision."""
+        t = self.thresholds
+        facts = read.facts
+        verdict = decide_statement(facts, self.combiner, t)
+        complete = verdict.judgment == "complete_support"
+        several = len(facts.atoms) > 1
+        atoms: tuple[AtomicClaim, ...] = ()
+        if several or verdict.score < t.complete:
+            atoms = tuple(
+                AtomicClaim(
+                    a.text,
+                    round(atom_score(a, self.combiner) if several else verdict.score, 4),
+                    i not in verdict.unsupported,
+                    tuple(round(f, 4) for f in a.features),
+                )
+                for i, a in enumerate(facts.atoms)
+            )
+        per_citation = tuple(
+            self._citation_judgment(c, read) if c.url in read.readings else _inaccessible(c, sources)
+            for c in _distinct_by_url(statement.citations)
+        )
+        unneeded = irrelevant(
+            per_citation,
+            complete,
+            lambda urls: (
+                self.combiner.score(
+                    self._together(read.claim, statement.text, [read.readings[u] for u in urls])[0]
+                )
+                >= t.complete
+            ),
+        )
+        per_citation = tuple(
+            dataclasses.replace(cj, irrelevant=True) if cj.citation.url in unneeded else cj
+            for cj in per_citation
+        )
+        evidence = _unique(
+            e
+            for cj in per_citation
+            if cj.judgment in ("complete_support", "partial_support")
+            for e in cj.evidence
+        )
+        return StatementJudgment(
+            statement=statement,
+            judgment=verdict.judgment,
+            score=round(banded(verdict.score, verdict.judgment, t), 4),
+            contradicted=verdict.contradicted and not complete,
+            per_citation=per_citation,
+            evidence=evidence,
+            claims=atoms,
+            recall=int(complete),
+            features=tuple(round(f, 4) for f in facts.features),
+            reasons=verdict.reasons,
+        )
+
+    def elsewhere(
+        self, result: StatementJudgment, sources: Mapping[str, SourceResult], cited_by: Mapping[str, Citation]
+    ) -> StatementJudgment:
+        """`result` with the support found in the answer's other sources (issue 12), best first.
+
+        Only for a statement its own citations do not fully support. `sources` are all the
+        answer's pages (never fetched for this), `cited_by` the answer's first citation of each.
+        Only sources whose best window holds enough of the claim's words reach the model, and a
+        source is judged exactly as a cited one would be, so a page that refutes the claim is
+        never "found"."""
+        if result.judgment == "complete_support":
+            return result
+        statement = result.statement
+        own = {c.url for c in statement.citations}
+        claim = hypothesis(statement.text, statement.previous, statement.question)
+        on_topic = [
+            (url, source.document, "")
+            for url, source in sources.items()
+            if url not in own
+            and source.document is not None
+            and self._on_topic(claim, source.document, statement.language)
+        ]
+        if not on_topic:
+            return result
+        readings = read_sources(
+            self.nli, claim, on_topic, self.retrieval, self.judging, language=statement.language
+        )
+        found = []
+        for url, reading in readings.items():
+            if reading.best_entailment < self.thresholds.elsewhere_entailment:
+                continue
+            facts = self._source_facts(claim, statement.text, reading, statement.language)
+            verdict = decide_source(facts, self.combiner, self.thresholds)
+            if verdict.judgment in ("complete_support", "partial_support"):
+                evidence = covering_quote(claim, reading, self.judging)
+                score = round(banded(verdict.score, verdict.judgment, self.thresholds), 4)
+                found.append(FoundElsewhere(url, cited_by.get(url), verdict.judgment, score, evidence))
+        found.sort(key=lambda f: (f.judgment != "complete_support", -f.score, f.url))
+        return dataclasses.replace(result, found_elsewhere=tuple(found))
+
+    def _on_topic(self, claim: str, document: Document, language: str) -> bool:
+        best = rank_windows(
+            document,
+            claim,
+            limit=1,
+            max_sentences=self.retrieval.max_window_sentences,
+            min_chars=self.retrieval.min_sentence_chars,
+            language=language,
+        )
+        return (
+            bool(best) and overlap(claim, best[0].text, language).coverage >= self.judging.elsewhere_on_topic
+        )
+
+    # --- readings -------------------------------------------------------------------------------
+
+    def _source_facts(self, claim: str, text: str, reading: SourceReading, language: str) -> SourceFacts:
+        """One source read for the statement: its features alone, what the rules find in its
+        most entailing text, and each on-topic window's contradiction, rechecked with the page's
+        sentences giving the claim's names and numbers the window lacks (reading.given_elsewhere):
+        a window refutes what the page says, not what the page says in another sentence."""
+        rules = self.rules(language)
+        meaning = read_meaning(text, reading.most_entailing_sentences(), rules)
+        numbers = page_index(reading.document).numbers
+        windows = []
+        for window, score, on_topic in zip(reading.windows, reading.window_scores, reading.on_topic):
+            if not on_topic:
+                continue
+            confirmed = score.contradiction
+            if confirmed >= self.thresholds.contradiction:
+                context = given_elsewhere(reading.document, window, claim, reading.language)
+                if context:
+                    confirmed = self.nli.score([(f"{context} {window.text}", claim)])[0].contradiction
+            windows.append(
+                WindowFacts(
+                    score.contradiction,
+                    confirmed,
+                    window_findings(text, reading.window_sentences(window), numbers, rules),
+                )
+            )
+        return SourceFacts(
+            tuple(self._alone(text, reading)),
+            reading.best_entailment,
+            meaning.hedges,
+            meaning.contradictions,
+            tuple(windows),
+        )
+
+    def _together(
+        self, claim: str, text: str, readings: Sequence[SourceReading]
+    ) -> tuple[list[float], float]:
+        """The features of `text` against these sources read together, and the model's best
+        entailment over them.
+
+        ALCE reads several citations' evidence joined: with more than one source, the model also
+        reads their top sentences side by side."""
+        best = max(r.best_entailment for r in readings)
+        if len(readings) > 1:
+            joint = self.nli.score([(" ".join(r.joined_text for r in readings), claim)])[0]
+            best = max(best, joint.entailment)
+        features = self.combiner.features(
+            text,
+            [r.joined_text for r in readings],
+            [page_index(r.document) for r in readings],
+            best,
+            readings[0].language,
+        )
+        return features, best
+
+    def _alone(self, text: str, reading: SourceReading) -> list[float]:
+        """The features of `text` against one source."""
+        return self.combiner.features(
+            text,
+            [reading.joined_text],
+            [page_index(reading.document)],
+            reading.best_entailment,
+            reading.language,
+        )
+
+    # --- atomic claims (FActScore) --------------------------------------------------------------
+
+    def _atoms(
+        self,
+        statement: Statement,
+        readings: Mapping[str, SourceReading],
+        features: Sequence[float],
+        best: float,
+        per_source: Mapping[str, SourceFacts],
+    ) -> tuple[AtomFacts, ...]:
+        """Each atomic claim read like a statement of its own, per source and overall.
+
+        An atom gets the same calibrated combination of model and lexical evidence as a whole
+        statement: the model alone is too lenient on short claims whose key words the page lacks.
+        A one-fact statement is its own atom, read already."""
+        texts = atomic_claims(statement.text)
+        if len(texts) < 2:
+            return (
+                AtomFacts(
+                    statement.text, tuple(features), best, {url: s.features for url, s in per_source.items()}
+                ),
+            )
+        documents: list[tuple[str, Document, str]] = [(url, r.document, "") for url, r in readings.items()]
+        atoms = []
+        for text in texts:
+            found = read_sources(
+                self.nli,
+                hypothesis(text, statement.previous),
+                documents,
+                self.retrieval,
+                self.judging,
+                limit=self.judging.atom_windows,
+                language=statement.language,
+            )
+            atom_best = max(r.best_entailment for r in found.values())
+            joint = self.combiner.features(
+                text,
+                [r.joined_text for r in found.values()],
+                [page_index(r.document) for r in found.values()],
+                atom_best,
+                statement.language,
+            )
+            alone = {url: tuple(self._alone(text, r)) for url, r in found.items()}
+            atoms.append(AtomFacts(text, tuple(joint), atom_best, alone))
+        return tuple(atoms)
+
+    # --- per citation ---------------------------------------------------------------------------
+
+    def _citation_judgment(self, citation: Citation, read: StatementReading) -> CitationJudgment:
+        source = read.readings[citation.url]
+        verdict = decide_citation(read.facts, citation.url, self.combiner, self.thresholds)
+        if verdict.judgment == "no_support" and verdict.contradicted:
+            evidence = contradicting_quote(source, self.judging)
+        else:
+            evidence = covering_quote(read.claim, source, self.judging)
+        return CitationJudgment(
+            citation=citation,
+            judgment=verdict.judgment,
+            score=round(banded(verdict.score, verdict.judgment, self.thresholds), 4),
+            contradiction=round(source.contradiction, 4),
+            irrelevant=False,
+            evidence=evidence,
+            entailment=round(source.best_entailment, 4),
+            reading=source.first_reading,
+            unsupported=tuple(read.facts.atoms[i].text for i in verdict.unsupported),
+            reasons=verdict.reasons,
+        )
+
+
+# --- records without a model reading -------------------------------------------------------------
+
+
+def _distinct_by_url(citations: Sequence[Citation]) -> list[Citation]:
+    seen: set[str] = set()
+    kept = []
+    for c in citations:
+        if c.url not in seen:
+            seen.add(c.url)
+            kept.append(c)
+    return kept
+
+
+def _inaccessible(citation: Citation, sources: Mapping[str, SourceResult]) -> CitationJudgment:
+    source = sources.get(citation.url)
+    reason = (source.reason if source is not None else "") or "not fetched"
+    return CitationJudgment(citation, "inaccessible", 0.0, 0.0, False, (), reason=reason)
+
+
+def _without_evidence(
+    statement: Statement, judgment: Judgment, per: tuple[CitationJudgment, ...]
+) -> StatementJudgment:
+    return StatementJudgment(statement, judgment, 0.0, False, per, (), (), 0)
+
+
+def _unique(evidence: Iterable[Evidence]) -> tuple[Evidence, ...]:
+    seen: set[tuple[str, int]] = set()
+    kept = []
+    for e in evidence:
+        if (e.url, e.start) not in seen:
+            seen.add((e.url, e.start))
+            kept.append(e)
+    return tuple(kept)

@@ -1,0 +1,136 @@
+"""One Judge per model, and the choice of model for each statement by language (issue 14).
+
+Each model folder's config.json lists the languages it was trained and measured on. A statement
+goes to the first model (the default comes first) whose languages hold the statement's language
+and those of all its readable sources; a statement whose languages no model holds together goes
+to a model that holds its own language (a multilingual one reads a French claim against an
+English page), and failing that to the default model, which is then named in the result as the
+one that judged it.
+
+Models other than the default load on first use: an English-only user never pays for the
+multilingual model's memory or start-up.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+from ..errors import ModelUnavailable
+from ..model.folder import ModelConfig, default_model_dir, load_config
+from ..records import Citation, CitationJudgment, SourceResult, Statement, StatementJudgment
+from ..text.language import NAMES
+from .judge import Judge
+
+__all__ = ["Judges", "model_dirs"]
+
+
+def model_dirs(chosen: Path | None = None) -> list[Path]:
+    """`chosen` alone (`--model DIR`), or every shipped model folder, the default first."""
+    if chosen is not None:
+        return [chosen]
+    default = default_model_dir()
+    found = sorted(p for p in default.parent.iterdir() if (p / "config.json").is_file())
+    return sorted(found, key=lambda p: p != default) or [default]
+
+
+class Judges:
+    """Hands each statement to its model's Judge; used wherever one Judge was."""
+
+    def __init__(self, configs: Sequence[ModelConfig], build: Callable[[ModelConfig], Judge]):
+        if not configs:
+            raise ModelUnavailable("no model to judge with")
+        self.configs = tuple(configs)
+        self._build = build
+        self._judges: dict[str, Judge] = {}
+        self._lock = threading.Lock()
+
+    @classmethod
+    def from_dirs(cls, dirs: Sequence[Path], build: Callable[[ModelConfig], Judge]) -> Judges:
+        return cls([load_config(d) for d in dirs], build)
+
+    @property
+    def default(self) -> Judge:
+        return self.judge_for(self.configs[0])
+
+    def loaded(self) -> list[str]:
+        return [c.name for c in self.configs if c.name in self._judges]
+
+    def choose(self, statement: Statement, sources: Mapping[str, SourceResult]) -> ModelConfig:
+        own = {s.document.language for c in statement.citations if (s := sources.get(c.url)) and s.document}
+        wanted = {statement.language} | own
+        for config in self.configs:
+            if wanted <= set(config.languages):
+                return config
+        for config in self.configs:
+            if statement.language in config.languages:
+                return config
+        return self.configs[0]
+
+    def judge(self, statement: Statement, sources: Mapping[str, SourceResult]) -> StatementJudgment:
+        """The statement judged by its model; `not_checked` where its language, or that of every
+        readable page it cites, is one no model reads: a German claim judged by the English model
+        and rules would look checked and mean nothing."""
+        if statement.language not in self.languages and statement.citations:
+            reason = self._not_read("the answer", statement.language)
+            first: dict[str, Citation] = {}  # one judgment per cited page, as judge.py gives
+            for c in statement.citations:
+                first.setdefault(c.url, c)
+            per = tuple(
+                CitationJudgment(c, "not_checked", 0.0, 0.0, False, (), reason=reason) for c in first.values()
+            )
+            return StatementJudgment(statement, "not_checked", 0.0, False, per, (), (), 0)
+        read, unread = self._by_language(sources)
+        config = self.choose(statement, read)
+        result = dataclasses.replace(self.judge_for(config).judge(statement, read), model=config.name)
+        if not unread or not {c.url for c in statement.citations} & unread.keys():
+            return result
+        per = tuple(
+            CitationJudgment(cj.citation, "not_checked", 0.0, 0.0, False, (), reason=unread[cj.citation.url])
+            if cj.citation.url in unread
+            else cj
+            for cj in result.per_citation
+        )
+        judgment = "not_checked" if result.judgment == "inaccessible" else result.judgment
+        return dataclasses.replace(result, judgment=judgment, per_citation=per)
+
+    def elsewhere(
+        self, result: StatementJudgment, sources: Mapping[str, SourceResult], cited_by: Mapping[str, Citation]
+    ) -> StatementJudgment:
+        if result.judgment == "not_checked" and result.statement.language not in self.languages:
+            return result
+        # The model that judged the statement looks for it elsewhere too: one scale per statement.
+        config = next((c for c in self.configs if c.name == result.model), self.configs[0])
+        return self.judge_for(config).elsewhere(result, self._by_language(sources)[0], cited_by)
+
+    @property
+    def languages(self) -> frozenset[str]:
+        return frozenset(language for c in self.configs for language in c.languages)
+
+    def _by_language(
+        self, sources: Mapping[str, SourceResult]
+    ) -> tuple[dict[str, SourceResult], dict[str, str]]:
+        """The sources a model reads, and why each of the others was not checked."""
+        read: dict[str, SourceResult] = {}
+        unread: dict[str, str] = {}
+        for url, source in sources.items():
+            if source.document is not None and source.document.language not in self.languages:
+                unread[url] = self._not_read("the page", source.document.language)
+            else:
+                read[url] = source
+        return read, unread
+
+    def _not_read(self, what: str, language: str) -> str:
+        names = sorted({NAMES.get(code, code) for code in self.languages}, key=lambda n: n != "English")
+        readable = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+        return f"{what} is in {NAMES.get(language, language)}; CiteLens reads {readable}"
+
+    def judge_for(self, config: ModelConfig) -> Judge:
+        """The model's Judge, loaded on first use."""
+        with self._lock:
+            judge = self._judges.get(config.name)
+            if judge is None:
+                judge = self._judges[config.name] = self._build(config)
+            return judge

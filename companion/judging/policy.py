@@ -1,0 +1,213 @@
+"""The one decision: from what was read of a claim's sources to a support label and its reasons.
+
+The judge (judge.py) reads: the model's entailment and contradiction on each source's windows, the
+combiner's features (coverage, missing numbers and names), and what the language's rules found
+(meaning.py). Everything here is a pure function of those readings and the model's thresholds,
+and it is the same function at run time and in scripts/calibrate.py, so the calibrated thresholds
+describe the pipeline that runs.
+
+The rules of the decision (the verifiability study's labels, FActScore's atomic claims):
+- complete support needs the model's own reading of entailment, at the model's
+  `entailment_floor`, for the statement or for each of its facts: coverage may say that a source
+  is on topic, never that it agrees. It also needs the combined score at `complete`, every fact
+  at `claim`, no rule that finds the source not asserting the statement, and no contradiction;
+- a contradiction is the model's, at `contradiction`, on an on-topic window that still reads so
+  with the page's other sentences about the claim's names; or a rule's (`contradict`), or a
+  rule's that needs the model's contradiction on the same window at `negated_contradiction`;
+- partial support is a combined score at `partial` with no contradiction, or some facts
+  supported and some not; a contradiction that leaves no fact unsupported is no support.
+
+Every verdict names what decided it, as reason ids (docs/api.md, "Reasons"):
+`model.entailment` (the model reads support), `model.no_entailment`, `model.contradiction`,
+`score.below_complete`, `score.below_partial`, `claims.unsupported`, and `rule:<id>` for a rule
+of companion/judging/rules/.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from ..model.folder import Thresholds
+from ..records import Judgment
+from .combiner import Combiner
+from .meaning import Rule
+
+__all__ = [
+    "AtomFacts",
+    "ClaimFacts",
+    "Decision",
+    "SourceFacts",
+    "WindowFacts",
+    "against",
+    "atom_score",
+    "decide",
+    "decide_citation",
+    "decide_source",
+    "decide_statement",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class WindowFacts:
+    """One on-topic window of a source, as read for the claim."""
+
+    contradiction: float  # the model's
+    # The model's contradiction once the page's sentences giving the claim's missing names and
+    # numbers are read with the window (reading.given_elsewhere); read only where `contradiction`
+    # reached the bar, otherwise equal to it.
+    confirmed: float
+    rules: tuple[Rule, ...] = ()  # the contradiction rules that fire on it (meaning.window_findings)
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFacts:
+    """What was read of one source for one claim."""
+
+    features: tuple[float, ...]  # combiner.FEATURES of the claim against this source alone
+    entailment: float  # the model's best entailment over its windows
+    hedges: tuple[str, ...] = ()  # ids of the rules that find it not asserting the claim
+    contradictions: tuple[str, ...] = ()  # ids of the rules that find it saying the opposite
+    windows: tuple[WindowFacts, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class AtomFacts:
+    """One atomic claim of a statement: read against all its sources together, and each alone."""
+
+    text: str
+    features: tuple[float, ...]
+    entailment: float
+    per_source: Mapping[str, tuple[float, ...]]  # url -> features against that source alone
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimFacts:
+    """A statement as read against its readable sources: together, each alone, and fact by fact.
+    A one-fact statement is its own single atom."""
+
+    features: tuple[float, ...]  # against the sources read together
+    entailment: float  # the model's best, over each source and their joined top sentences
+    sources: Mapping[str, SourceFacts]
+    atoms: tuple[AtomFacts, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A support label, the atomic claims (by index) it leaves unsupported, the combined score
+    and the reasons. Never contradicts itself: complete leaves nothing unsupported, partial some
+    facts, no support every fact."""
+
+    judgment: Judgment
+    unsupported: tuple[int, ...]
+    score: float
+    reasons: tuple[str, ...]
+    contradicted: bool = False  # some source contradicts it (the reasons say which and how)
+
+
+def against(source: SourceFacts, t: Thresholds) -> tuple[str, ...]:
+    """The reasons this source contradicts the claim; empty where it does not."""
+    found = [f"rule:{r}" for r in source.contradictions]
+    for window in source.windows:
+        if window.confirmed >= t.contradiction:
+            found.append("model.contradiction")
+        for rule in window.rules:
+            if rule.effect == "contradict" or (
+                rule.effect == "contradict_with_model" and window.contradiction >= t.negated_contradiction
+            ):
+                found.append(f"rule:{rule.id}")
+    return tuple(dict.fromkeys(found))
+
+
+def decide(
+    score: float,
+    atoms: Sequence[float],
+    contradicted: Sequence[str],
+    hedged: Sequence[str],
+    t: Thresholds,
+) -> tuple[Judgment, tuple[int, ...], tuple[str, ...]]:
+    """The label, the unsupported facts and the reasons, from the combined score, the facts'
+    scores, the contradiction reasons and the reasons complete support is ruled out (`hedged`:
+    rules, or the model not reading entailment).
+
+    One fact (or none): complete at `complete`, partial at `partial`. Several facts: each is
+    supported at `claim`; complete needs every fact and the statement's own score at
+    `complete`; when every fact passes but the statement does not reach complete, its least
+    supported fact is named."""
+    contra = tuple(contradicted)
+    hedges = tuple(hedged)
+    if len(atoms) <= 1:
+        if not contra and not hedges and score >= t.complete:
+            return "complete_support", (), ("model.entailment",)
+        short = () if score >= t.complete else ("score.below_complete",)
+        if not contra and score >= t.partial:
+            return "partial_support", (0,), hedges + short
+        low = () if score >= t.partial else ("score.below_partial",)
+        return "no_support", (0,), contra + hedges + short + low
+    every = tuple(range(len(atoms)))
+    unsupported = tuple(i for i, a in enumerate(atoms) if a < t.claim)
+    if not unsupported:
+        if contra:
+            return "no_support", every, contra
+        if hedges or score < t.complete:
+            least = min(every, key=lambda i: (atoms[i], i))
+            short = () if score >= t.complete else ("score.below_complete",)
+            return "partial_support", (least,), hedges + short
+        return "complete_support", (), ("model.entailment",)
+    if len(unsupported) < len(atoms):
+        return "partial_support", unsupported, ("claims.unsupported",) + contra + hedges
+    return "no_support", every, ("claims.unsupported",) + contra + hedges
+
+
+def decide_statement(facts: ClaimFacts, combiner: Combiner, t: Thresholds) -> Decision:
+    """The statement's verdict against all its sources: contradicted when any source
+    contradicts it; hedged only where no source asserts it, or the model reads no entailment."""
+    score = combiner.score(facts.features)
+    atoms = [atom_score(a, combiner) for a in facts.atoms]
+    contra = tuple(dict.fromkeys(r for s in facts.sources.values() for r in against(s, t)))
+    hedges: tuple[str, ...] = ()
+    if not any(not s.hedges and not s.contradictions for s in facts.sources.values()):
+        # A source that says the opposite is among `contra` already.
+        hedges = tuple(dict.fromkeys(f"rule:{r}" for s in facts.sources.values() for r in s.hedges))
+    if not _model_reads(facts, t):
+        hedges += ("model.no_entailment",)
+    judgment, unsupported, reasons = decide(score, atoms, contra, hedges, t)
+    return Decision(judgment, unsupported, score, reasons, bool(contra))
+
+
+def decide_citation(facts: ClaimFacts, url: str, combiner: Combiner, t: Thresholds) -> Decision:
+    """One citation's verdict: the statement against this source alone, fact by fact."""
+    source = facts.sources[url]
+    several = len(facts.atoms) > 1
+    atoms = [combiner.score(a.per_source[url]) for a in facts.atoms if url in a.per_source]
+    return _decide_one(
+        source, atoms, combiner, t, model_unread=not several and source.entailment < t.entailment_floor
+    )
+
+
+def decide_source(source: SourceFacts, combiner: Combiner, t: Thresholds) -> Decision:
+    """A source's verdict for the statement as a whole (found elsewhere reads no atoms)."""
+    return _decide_one(source, [], combiner, t, model_unread=source.entailment < t.entailment_floor)
+
+
+def _decide_one(
+    source: SourceFacts, atoms: Sequence[float], combiner: Combiner, t: Thresholds, *, model_unread: bool
+) -> Decision:
+    score = combiner.score(source.features)
+    hedges = tuple(f"rule:{r}" for r in source.hedges) + (("model.no_entailment",) if model_unread else ())
+    contra = against(source, t)
+    judgment, unsupported, reasons = decide(score, atoms, contra, hedges, t)
+    return Decision(judgment, unsupported, score, reasons, bool(contra))
+
+
+def atom_score(atom: AtomFacts, combiner: Combiner) -> float:
+    """An atom's score: its best against any one source (the atoms are judged source by source)."""
+    return max((combiner.score(f) for f in atom.per_source.values()), default=0.0)
+
+
+def _model_reads(facts: ClaimFacts, t: Thresholds) -> bool:
+    """Whether the model itself reads support: its best entailment for the statement, or for
+    each of its several facts, reaches the floor."""
+    if facts.entailment >= t.entailment_floor:
+        return True
+    return len(facts.atoms) > 1 and all(a.entailment >= t.entailment_floor for a in facts.atoms)

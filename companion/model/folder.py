@@ -1,0 +1,122 @@
+"""A CiteLens model folder (models/<name>/): what its config.json says, read without loading it.
+
+`config.json` holds the labels in the model's own output order, the max length, the decision
+thresholds and the score combiner (scripts/export_model.py and scripts/calibrate.py write it).
+The judging code needs only this record; companion.model.infer loads the weights themselves.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from ..config import DEFAULT_MODEL_NAME
+from ..errors import ModelUnavailable
+
+__all__ = ["ModelConfig", "Thresholds", "default_model_dir", "load_config"]
+
+_KNOWN_LABELS = {"entailment", "neutral", "contradiction"}
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    """Decision thresholds, calibrated on held-out citation data (scripts/calibrate.py)."""
+
+    complete: float = 0.5  # combined score at or above: complete support
+    partial: float = 0.25  # combined score at or above (and not complete): partial support
+    claim: float = 0.5  # entailment probability at which an atomic claim counts as supported
+    contradiction: float = 0.7  # contradiction probability that flags a statement contradicted
+    # The model's best entailment a statement (or each of its facts) needs for complete support,
+    # whatever the combined score (policy.py): coverage may say that a source is on topic, only
+    # the model can say it agrees.
+    entailment_floor: float = 0.05
+    # The model's contradiction on a window that the `negates` rule finds negating the claim
+    # (meaning.py): enough there, though below `contradiction`.
+    negated_contradiction: float = 0.7
+    # The model's best entailment an uncited source needs to be offered as "found elsewhere".
+    elsewhere_entailment: float = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class ModelConfig:
+    name: str
+    path: Path
+    labels: tuple[str, ...]
+    max_length: int = 256
+    quantization: str = "int8"
+    version: str = ""
+    thresholds: Thresholds = field(default_factory=Thresholds)
+    # Logistic combiner of NLI and lexical features: score = sigmoid(bias + weights · features).
+    combiner_weights: tuple[float, ...] = ()
+    combiner_bias: float = 0.0
+    combiner_features: tuple[str, ...] = ()  # the names the weights were fitted to, in order
+    features_version: str = ""  # combiner.features_version() of the code that fitted them
+    # What a second auditor compares to know whether a difference is expected (issue 16): the
+    # weights' and the config's (thresholds, combiner) SHA-256.
+    onnx_sha256: str = ""
+    config_sha256: str = ""
+    # The languages it was trained and measured on (ISO 639-1), which route statements to it.
+    languages: tuple[str, ...] = ("en",)
+
+    def describe(self) -> dict[str, object]:
+        return {
+            "name": self.name,
+            "version": self.version,
+            "quantization": self.quantization,
+            "labels": list(self.labels),
+            "max_length": self.max_length,
+            "languages": list(self.languages),
+            "sha256": {"model.onnx": self.onnx_sha256, "config.json": self.config_sha256},
+        }
+
+
+def default_model_dir() -> Path:
+    """The model shipped in models/, installed as the package `companion.default_models`."""
+    return Path(str(resources.files("companion.default_models") / DEFAULT_MODEL_NAME))
+
+
+def load_config(model_dir: Path) -> ModelConfig:
+    path = model_dir / "config.json"
+    try:
+        data = path.read_bytes()
+        raw = json.loads(data.decode("utf-8"))
+    except FileNotFoundError:
+        raise ModelUnavailable(f"no model at {model_dir} (config.json missing)") from None
+    except (OSError, ValueError) as exc:
+        raise ModelUnavailable(f"cannot read {path}: {exc}") from None
+    labels = tuple(str(label).lower() for label in raw.get("labels", ()))
+    # Two-label fact-checkers (entailment / neutral) are fine; contradiction then reads as 0.
+    if "entailment" not in labels or not set(labels) <= _KNOWN_LABELS or len(labels) < 2:
+        raise ModelUnavailable(f"{path}: labels must be entailment, neutral[, contradiction], got {labels}")
+    combiner = raw.get("combiner") or {}
+    return ModelConfig(
+        name=str(raw.get("name") or model_dir.name),
+        path=model_dir,
+        labels=labels,
+        max_length=int(raw.get("max_length", 256)),
+        quantization=str(raw.get("quantization", "none")),
+        version=str(raw.get("version", "")),
+        thresholds=Thresholds(**(raw.get("thresholds") or {})),
+        combiner_weights=tuple(float(w) for w in combiner.get("weights", ())),
+        combiner_bias=float(combiner.get("bias", 0.0)),
+        combiner_features=tuple(str(f) for f in combiner.get("features", ())),
+        features_version=str(combiner.get("features_version", "")),
+        onnx_sha256=_sha256(model_dir / "model.onnx"),
+        config_sha256=hashlib.sha256(data).hexdigest(),
+        languages=tuple(str(code).lower() for code in raw.get("languages", ["en"])),
+    )
+
+
+def _sha256(path: Path) -> str:
+    """The file's SHA-256, or "" when it is missing (the loader says so in its own words)."""
+    digest = hashlib.sha256()
+    try:
+        with path.open("rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                digest.update(block)
+    except OSError:
+        return ""
+    return digest.hexdigest()

@@ -1,0 +1,80 @@
+"""Builds the pipeline's parts from Settings, once per process, and closes them again.
+
+The composition root: the server and the CLI both hold one Runtime; nothing else creates a
+model session, an HTTP client or a cache, so there is no global state to reason about.
+"""
+
+from __future__ import annotations
+
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from types import TracebackType
+
+from ..config import Retrieval, Settings
+from ..judging.judge import Judge
+from ..judging.judges import Judges, model_dirs
+from ..model.folder import ModelConfig
+from ..model.infer import OnnxNLI, model_pool
+from ..pipeline import SourceLoader, Verifier
+from ..sources.addresses import AddressPolicy
+from ..sources.cache import PageCache
+from ..sources.fetch import PageFetcher
+from .results import Results
+
+__all__ = ["Runtime", "build_judge"]
+
+log = logging.getLogger(__name__)
+
+
+def build_judge(config: ModelConfig, retrieval: Retrieval, pool: ThreadPoolExecutor) -> Judge:
+    """A model's Judge, its calibrated combiner built: what `citelens doctor` checks for each model."""
+    nli = OnnxNLI(config.path, pool=pool)
+    return Judge(nli, nli.config, retrieval)
+
+
+class Runtime:
+    def __init__(self, settings: Settings, *, fetch: bool = True):
+        self.settings = settings
+        self._model_pool = model_pool(settings.onnx_threads)
+        self.judges = Judges.from_dirs(
+            model_dirs(settings.model_dir),
+            lambda config: build_judge(config, settings.retrieval, self._model_pool),
+        )
+        self.judge = self.judges.default  # loaded now: a broken default model stops the start in words
+        self.nli, self.model = self.judge.nli, self.judge.model
+        self.cache = (
+            PageCache(settings.cache_path, ttl_s=settings.cache_ttl_s, max_bytes=settings.cache_max_bytes)
+            if settings.use_cache
+            else None
+        )
+        self.fetcher = PageFetcher(settings.limits, AddressPolicy(settings.allow_private)) if fetch else None
+        self.results = Results(keep=settings.limits.results_kept, ttl_s=settings.limits.result_ttl_s)
+        # One thread runs the model (it uses every core itself); extraction gets its own so a
+        # page being parsed never waits behind a statement being judged.
+        self._judge_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="citelens-judge")
+        self._extract_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="citelens-extract")
+        self.verifier = Verifier(
+            self.judges,
+            SourceLoader(self.fetcher, self.cache, settings.limits, self._extract_pool),
+            self._judge_pool,
+        )
+        if settings.allow_private:
+            log.warning(
+                "TEST MODE: the fetcher may reach these private addresses: %s", sorted(settings.allow_private)
+            )
+
+    async def __aenter__(self) -> Runtime:
+        if self.fetcher is not None:
+            await self.fetcher.__aenter__()
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if self.fetcher is not None:
+            await self.fetcher.__aexit__(exc_type, exc, tb)
+        self._judge_pool.shutdown(wait=False, cancel_futures=True)
+        self._extract_pool.shutdown(wait=False, cancel_futures=True)
+        self._model_pool.shutdown(wait=False, cancel_futures=True)
+        if self.cache is not None:
+            self.cache.close()

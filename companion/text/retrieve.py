@@ -1,0 +1,191 @@
+"""Ranks a source's sentences and short windows for a claim with a cheap lexical scorer.
+
+Only the best few windows reach the NLI model, which is what makes checking a long page fast.
+The scorer is idf-weighted coverage of the claim's content words (stemmed), with a bonus for
+numbers and names, because those are what an unsupported claim usually gets wrong.
+Pure text processing: no I/O.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+
+from ..records import Document, PageIndex, Sentence, Window
+from .language import Lexicon, lexicon
+
+__all__ = [
+    "Overlap",
+    "content_terms",
+    "index_page",
+    "join_sentences",
+    "overlap",
+    "overlap_pages",
+    "page_index",
+    "rank_windows",
+    "top_sentences",
+]
+
+STOPWORDS = lexicon("en").stopwords
+
+
+def content_terms(text: str, language: str = "en") -> list[str]:
+    """Stemmed, lower-cased content words and numbers of `text`, in order."""
+    return lexicon(language).terms(text)
+
+
+def index_page(document: Document) -> Document:
+    """The document with its PageIndex: each sentence's terms and the page's idf, terms, numbers
+    and lower-cased text, computed once when the page is read rather than for every claim."""
+    words = lexicon(document.language)
+    terms = tuple(frozenset(words.terms(s.text)) for s in document.sentences)
+    df: Counter[str] = Counter()
+    for own in terms:
+        df.update(own)
+    n = len(terms)
+    idf = {t: math.log(1 + (n - c + 0.5) / (c + 0.5)) for t, c in df.items()}
+    index = PageIndex(
+        sentence_terms=terms,
+        idf=idf,
+        terms=frozenset(words.terms(document.text)),
+        numbers=frozenset(words.numbers(document.text)),
+        lowered=document.text.lower(),
+    )
+    return replace(document, index=index)
+
+
+def page_index(document: Document) -> PageIndex:
+    """The document's index; built on the spot for a document that was not read by the loader
+    (evaluation scripts, tests)."""
+    index = document.index or index_page(document).index
+    assert index is not None
+    return index
+
+
+def rank_windows(
+    document: Document,
+    claim: str,
+    *,
+    limit: int,
+    max_sentences: int = 3,
+    min_chars: int = 12,
+    hint: str = "",
+    language: str = "en",
+) -> list[Window]:
+    """The `limit` best windows of 1..max_sentences consecutive sentences, best first.
+
+    A window scores the idf-weighted share of the claim's terms it covers; longer windows pay a
+    small price so that a single sentence wins when it says it all (the model reads the least text).
+    """
+    sentences = document.sentences
+    if not sentences:
+        return []
+    index = page_index(document)
+    terms, idf = index.sentence_terms, index.idf
+    default_idf = math.log(1 + (len(sentences) + 0.5) / 0.5)
+    claim_terms = set(content_terms(claim, language))
+    if not claim_terms:
+        claim_terms = {t.lower() for t in claim.split()}
+    weight = {t: idf.get(t, default_idf) for t in claim_terms}
+    # fsum: a set's order changes with each process's hash seed, and a plain sum's last bits with
+    # it, which flipped ties between windows from one run to the next.
+    total = math.fsum(weight.values()) or 1.0
+    sentence_terms = [own & claim_terms for own in terms]
+    hinted = _hinted(sentences, hint)
+    # The page's own title (and the heading repeating it) restates the topic: it would lend its
+    # words to every claim about the topic without saying anything about it.
+    title = " ".join(document.title.split()).lower()
+    is_title = [bool(title) and " ".join(s.text.split()).lower() == title for s in sentences]
+
+    scored: list[tuple[float, int, int]] = []  # texts are joined for the chosen few only
+    for first in range(len(sentences)):
+        covered: set[str] = set()
+        for last in range(first, min(first + max_sentences, len(sentences))):
+            if is_title[last]:
+                break
+            covered |= sentence_terms[last]
+            if len(sentences[first].text) < min_chars and last == first:
+                continue
+            score = math.fsum(weight[t] for t in covered) / total
+            score -= 0.04 * (last - first)
+            if hinted & set(range(first, last + 1)):
+                score += 0.5
+            scored.append((-score, first, last))
+    scored.sort()
+    return [
+        Window(first, last, join_sentences(document, first, last), -negative)
+        for negative, first, last in _distinct(scored, limit)
+    ]
+
+
+def _hinted(sentences: Sequence[Sentence], hint: str) -> set[int]:
+    if not hint:
+        return set()
+    needle = " ".join(hint.split()).lower()[:80]
+    return {i for i, s in enumerate(sentences) if needle and needle in " ".join(s.text.split()).lower()}
+
+
+def _distinct(ranked: Iterable[tuple[float, int, int]], limit: int) -> list[tuple[float, int, int]]:
+    """Drops windows that only pad a better window with sentences that added nothing; its parts
+    stay, since a single sentence of a good window may be the whole evidence on its own."""
+    chosen: list[tuple[float, int, int]] = []
+    for window in ranked:
+        if len(chosen) >= limit:
+            break
+        _, first, last = window
+        if any(first <= f and end <= last for _, f, end in chosen):
+            continue
+        chosen.append(window)
+    return chosen
+
+
+def join_sentences(document: Document, first: int, last: int) -> str:
+    return " ".join(s.text for s in document.sentences[first : last + 1])
+
+
+def top_sentences(windows: Sequence[Window], count: int) -> list[int]:
+    """Indices of the sentences of the best windows, at most `count`, in document order."""
+    picked: list[int] = []
+    for window in windows:
+        for i in range(window.first, window.last + 1):
+            if i not in picked and len(picked) < count:
+                picked.append(i)
+    return sorted(picked)
+
+
+@dataclass(frozen=True, slots=True)
+class Overlap:
+    """Cheap signals of what a claim says that the evidence does not (combiner features)."""
+
+    coverage: float  # idf-free share of the claim's content terms found in the evidence
+    missing_numbers: float  # share of the claim's numbers absent from the evidence
+    missing_names: float  # share of the claim's capitalised names absent from the evidence
+
+
+def overlap(claim: str, evidence: str, language: str = "en") -> Overlap:
+    """Overlap of a claim with a short evidence text (a window, the joined top sentences)."""
+    words = lexicon(language)
+    terms, numbers = frozenset(words.terms(evidence)), frozenset(words.numbers(evidence))
+    return _overlap(claim, terms, numbers, [evidence.lower()], words)
+
+
+def overlap_pages(claim: str, pages: Sequence[PageIndex], language: str = "en") -> Overlap:
+    """Overlap of a claim with whole pages, read from their indexes."""
+    terms = frozenset().union(*(p.terms for p in pages))
+    numbers = frozenset().union(*(p.numbers for p in pages))
+    return _overlap(claim, terms, numbers, [p.lowered for p in pages], lexicon(language))
+
+
+def _overlap(
+    claim: str, terms: frozenset[str], numbers: frozenset[str], lowered: Sequence[str], words: Lexicon
+) -> Overlap:
+    claim_terms = set(words.terms(claim))
+    coverage = len(claim_terms & terms) / len(claim_terms) if claim_terms else 1.0
+    wanted = set(words.numbers(claim))
+    missing_numbers = len(wanted - numbers) / len(wanted) if wanted else 0.0
+    names = words.names(claim)
+    missing = sum(1 for n in names if not any(n in text for text in lowered))
+    missing_names = missing / len(names) if names else 0.0
+    return Overlap(coverage, missing_numbers, missing_names)
