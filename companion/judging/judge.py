@@ -35,6 +35,7 @@ from ..records import (
     Citation,
     CitationJudgment,
     Document,
+    Entailment,
     Evidence,
     FoundElsewhere,
     Judgment,
@@ -271,7 +272,7 @@ class Judge:
             )
         return SourceFacts(
             tuple(self._alone(text, reading)),
-            reading.best_entailment,
+            reading.best_reading,
             meaning.hedges,
             meaning.contradictions,
             tuple(windows),
@@ -279,21 +280,21 @@ class Judge:
 
     def _together(
         self, claim: str, text: str, readings: Sequence[SourceReading]
-    ) -> tuple[list[float], float]:
-        """The features of `text` against these sources read together, and the model's best
-        entailment over them.
+    ) -> tuple[list[float], Entailment]:
+        """The features of `text` against these sources read together, and the model's most
+        entailing reading over them.
 
         ALCE reads several citations' evidence joined: with more than one source, the model also
         reads their top sentences side by side."""
-        best = max(r.best_entailment for r in readings)
+        best = max((r.best_reading for r in readings), key=lambda s: s.entailment)
         if len(readings) > 1:
             joint = self.nli.score([(" ".join(r.joined_text for r in readings), claim)])[0]
-            best = max(best, joint.entailment)
+            best = max(best, joint, key=lambda s: s.entailment)
         features = self.combiner.features(
             text,
             [r.joined_text for r in readings],
             [page_index(r.document) for r in readings],
-            best,
+            best.entailment,
             readings[0].language,
         )
         return features, best
@@ -315,7 +316,7 @@ class Judge:
         statement: Statement,
         readings: Mapping[str, SourceReading],
         features: Sequence[float],
-        best: float,
+        best: Entailment,
         per_source: Mapping[str, SourceFacts],
     ) -> tuple[AtomFacts, ...]:
         """Each atomic claim read like a statement of its own, per source and overall.
@@ -342,12 +343,12 @@ class Judge:
                 limit=self.judging.atom_windows,
                 language=statement.language,
             )
-            atom_best = max(r.best_entailment for r in found.values())
+            atom_best = max((r.best_reading for r in found.values()), key=lambda s: s.entailment)
             joint = self.combiner.features(
                 text,
                 [r.joined_text for r in found.values()],
                 [page_index(r.document) for r in found.values()],
-                atom_best,
+                atom_best.entailment,
                 statement.language,
             )
             alone = {url: tuple(self._alone(text, r)) for url, r in found.items()}

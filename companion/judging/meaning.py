@@ -126,7 +126,12 @@ def _parse(data: Mapping[str, Any], path: Path) -> RuleBook:
             raise ValueError(f"{path}: rule {r.id!r} names an unknown family or effect, or another language")
         if r.family in _ENGLISH_ONLY and language != "en":
             raise ValueError(f"{path}: rule {r.id!r} reads English grammar")
-    lex = data["lexicons"]
+    # A lexicon no kept rule reads may be left out of the file.
+    empty: dict[str, list[str]] = {
+        k: []
+        for k in ("frame", "negation", "contrast", "universal", "partial", "only", "mostly", "opposites")
+    }
+    lex = {**empty, **data["lexicons"]}
     opposite: dict[str, frozenset[str]] = {}
     for a, b in (pair.split("/") for pair in lex["opposites"]):
         opposite[a] = opposite.get(a, frozenset()) | {b}
@@ -155,6 +160,8 @@ def _empty(language: str) -> RuleBook:
 
 
 def _cues(alternatives: Sequence[str]) -> re.Pattern[str]:
+    if not alternatives:
+        return re.compile(r"(?!)")  # matches nothing
     return re.compile(r"\b(?:" + "|".join(alternatives) + r")\b", re.IGNORECASE)
 
 

@@ -7,8 +7,8 @@ and it is the same function at run time and in scripts/calibrate.py, so the cali
 describe the pipeline that runs.
 
 The rules of the decision (the verifiability study's labels, FActScore's atomic claims):
-- complete support needs the model's own reading of entailment, at the model's
-  `entailment_floor`, for the statement or for each of its facts: coverage may say that a source
+- complete support needs the model's own reading of entailment (its most entailing reading at
+  the model's `entailment_floor`), for the statement or for each of its facts: coverage may say that a source
   is on topic, never that it agrees. It also needs the combined score at `complete`, every fact
   at `claim`, no rule that finds the source not asserting the statement, and no contradiction;
 - a contradiction is the model's, at `contradiction`, on an on-topic window that still reads so
@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..model.folder import Thresholds
-from ..records import Judgment
+from ..records import Entailment, Judgment
 from .combiner import Combiner
 from .meaning import Rule
 
@@ -45,6 +45,7 @@ __all__ = [
     "decide_citation",
     "decide_source",
     "decide_statement",
+    "reads",
 ]
 
 
@@ -65,7 +66,7 @@ class SourceFacts:
     """What was read of one source for one claim."""
 
     features: tuple[float, ...]  # combiner.FEATURES of the claim against this source alone
-    entailment: float  # the model's best entailment over its windows
+    reading: Entailment  # the model's reading of its most entailing text
     hedges: tuple[str, ...] = ()  # ids of the rules that find it not asserting the claim
     contradictions: tuple[str, ...] = ()  # ids of the rules that find it saying the opposite
     windows: tuple[WindowFacts, ...] = ()
@@ -77,7 +78,7 @@ class AtomFacts:
 
     text: str
     features: tuple[float, ...]
-    entailment: float
+    reading: Entailment  # the model's most entailing reading, over its sources
     per_source: Mapping[str, tuple[float, ...]]  # url -> features against that source alone
 
 
@@ -87,7 +88,7 @@ class ClaimFacts:
     A one-fact statement is its own single atom."""
 
     features: tuple[float, ...]  # against the sources read together
-    entailment: float  # the model's best, over each source and their joined top sentences
+    reading: Entailment  # the model's most entailing, over each source and their joined top sentences
     sources: Mapping[str, SourceFacts]
     atoms: tuple[AtomFacts, ...]
 
@@ -180,14 +181,12 @@ def decide_citation(facts: ClaimFacts, url: str, combiner: Combiner, t: Threshol
     source = facts.sources[url]
     several = len(facts.atoms) > 1
     atoms = [combiner.score(a.per_source[url]) for a in facts.atoms if url in a.per_source]
-    return _decide_one(
-        source, atoms, combiner, t, model_unread=not several and source.entailment < t.entailment_floor
-    )
+    return _decide_one(source, atoms, combiner, t, model_unread=not several and not reads(source.reading, t))
 
 
 def decide_source(source: SourceFacts, combiner: Combiner, t: Thresholds) -> Decision:
     """A source's verdict for the statement as a whole (found elsewhere reads no atoms)."""
-    return _decide_one(source, [], combiner, t, model_unread=source.entailment < t.entailment_floor)
+    return _decide_one(source, [], combiner, t, model_unread=not reads(source.reading, t))
 
 
 def _decide_one(
@@ -208,6 +207,14 @@ def atom_score(atom: AtomFacts, combiner: Combiner) -> float:
 def _model_reads(facts: ClaimFacts, t: Thresholds) -> bool:
     """Whether the model itself reads support: its best entailment for the statement, or for
     each of its several facts, reaches the floor."""
-    if facts.entailment >= t.entailment_floor:
+    if reads(facts.reading, t):
         return True
-    return len(facts.atoms) > 1 and all(a.entailment >= t.entailment_floor for a in facts.atoms)
+    return len(facts.atoms) > 1 and all(reads(a.reading, t) for a in facts.atoms)
+
+
+def reads(reading: Entailment, t: Thresholds) -> bool:
+    """Whether the model reads entailment in its most entailing reading, at the model's floor.
+    Also asking that entailment be no less likely than contradiction there was measured and
+    dropped (docs/rules.md, "The policy"): it cost 1.0 point of held AttributionBench and 6 of
+    the frozen set's 36 supported completes for 15 of LingNLI's 1,116 contradictions."""
+    return reading.entailment >= t.entailment_floor

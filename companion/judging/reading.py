@@ -39,8 +39,14 @@ class SourceReading:
     joined_indices: tuple[int, ...] = ()  # the Document's sentences `joined_text` joins
 
     @property
+    def best_reading(self) -> Entailment:
+        """The model's reading of the text it found most entailing (a window or the joined top
+        sentences), with that text's neutral and contradiction beside it."""
+        return max([*self.window_scores, self.joined_score], key=lambda s: s.entailment)
+
+    @property
     def best_entailment(self) -> float:
-        return max([s.entailment for s in self.window_scores] + [self.joined_score.entailment])
+        return self.best_reading.entailment
 
     @property
     def contradiction(self) -> float:

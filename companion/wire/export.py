@@ -25,8 +25,8 @@ from ..records import (
     StatementJudgment,
     Summary,
 )
-from ..versions import JUDGE_MODULES, code_fingerprint
 from ..text.utf16 import Utf16Offsets
+from ..versions import JUDGE_MODULES, code_fingerprint
 
 __all__ = [
     "ResultBuilder",

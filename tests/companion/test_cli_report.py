@@ -32,7 +32,7 @@ def test_the_report_says_where_a_misplaced_statement_was_found(tmp_path, capsys,
         "sources": {
             HONEY: {
                 "html": "<article><p>Honeybees make honey from flower nectar.</p>"
-                "<p>It is not: the Eiffel Tower is not made of steel.</p></article>"
+                "<p>The Eiffel Tower is made of wrought iron, not steel.</p></article>"
             },
             TOMATOES: {
                 "html": "<article><p>Tomatoes need at least six hours of direct sun a day to ripen "
@@ -47,7 +47,9 @@ def test_the_report_says_where_a_misplaced_statement_was_found(tmp_path, capsys,
     report = capsys.readouterr().out
     assert "found elsewhere: [2] complete_support" in report and TOMATOES in report
     assert "found in another source of the answer: 1 with a misplaced citation" in report
-    assert "says otherwise: “It is not: the Eiffel Tower is not made of steel.”" in report
+    # The model reads it at 0.979 contradiction, 0.05 over its bar (the negation rules that refuted
+    # "It is not: the Eiffel Tower is not made of steel.", read at 0.708, were dropped: docs/rules.md).
+    assert "says otherwise: “The Eiffel Tower is made of wrought iron, not steel.”" in report
 
 
 def test_the_report_says_what_the_figures_were_computed_over(tmp_path, capsys, monkeypatch):

@@ -12,6 +12,7 @@ from companion.config import Judging, Limits, Retrieval
 from companion.errors import ModelUnavailable
 from companion.judging.combiner import Combiner, features_version
 from companion.judging.judge import Judge
+from companion.judging.meaning import Rule, rule_book
 from companion.model.folder import Thresholds
 from companion.pipeline import SourceLoader, Verifier
 from companion.records import (
@@ -211,12 +212,13 @@ def test_an_experiment_may_vary_the_settings_on_purpose():
         Judge(WordNLI(), fitted, Retrieval(candidates=3))
 
 
-def test_a_page_that_negates_in_the_claims_own_words_refutes_it():
+def test_the_negation_rule_refutes_where_the_model_reads_a_contradiction():
     # The extension's Eiffel Tower fixture. The real models read both claims against the negating
     # window at 0.71-0.75 contradiction, on the 0.7 bar of the negation rule (issue 24): a verdict
     # there depends on the model's last digits, so the readings are set here, well clear of the
     # bar on each side (0.85 above it for steel, 0.40 below it for wrought iron; the model's own
-    # bar, 0.9, is out of reach of both, so the negation rule alone decides).
+    # bar, 0.9, is out of reach of both, so the negation rule alone decides). Only the rule is on
+    # here: the other rules of the English file would hedge the plain claim.
     page = [
         "Many visitors assume that such a tall tower must be made of steel.",
         "It is not: the Eiffel Tower is not made of steel.",
@@ -231,17 +233,24 @@ def test_a_page_that_negates_in_the_claims_own_words_refutes_it():
             ("is not made of steel", iron, Entailment(0.10, 0.50, 0.40)),
         ]
     )
-    judge = Judge(nli, fake_model())
+    negation = Rule("en.negates", "negates", "contradict_with_model")
+    with_rule = dataclasses.replace(rule_book("en"), rules=(negation,))
+    judge = Judge(nli, fake_model(), rules=lambda language: with_rule)
     document, _ = document_from_passages("https://example.org/eiffel", "Eiffel", page)
 
-    def judged(text: str) -> StatementJudgment:
+    def judged(text: str, judge: Judge = judge) -> StatementJudgment:
         citation = Citation(id="c1", marker="1", url=document.url, offset=len(text))
         statement = Statement(0, text, (0, len(text)), (citation,))
         return judge.judge(statement, {document.url: SourceResult(document.url, document, "")})
 
     refuted = judged(steel)
     assert refuted.judgment == "no_support" and refuted.contradicted
+    assert "rule:en.negates" in refuted.reasons
     assert [e.text for e in refuted.per_citation[0].evidence] == [page[1]]
+    # Without the rule the model's 0.85 stays under its bar: not refuted.
+    without = rule_book("en").without(["en.negates"])
+    shipped = judged(steel, Judge(nli, fake_model(), rules=lambda language: without))
+    assert not shipped.contradicted and "rule:en.negates" not in shipped.reasons
     # Below the bar the negation rule does not fire. (meaning.py still hedges this true claim to
     # partial support, for the negation in the sentence beside it: the judging core's issue 26.)
     supported = judged(iron)

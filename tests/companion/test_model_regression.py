@@ -26,7 +26,10 @@ ANSWER = (
     # page is off topic: complete support stands 0.62 clear, the tomato page's no support 0.10.
     "Worker bees live about six weeks in the summer months.[2][4] "
     "Honeybees make honey from flower nectar, and they can see ultraviolet light.[5] "
-    "Beekeeping in hives began in ancient Egypt about 2,000 years ago.[3] "
+    # Not "…began in ancient Egypt about 2,000 years ago" (the page: "more than 4,500"): the model
+    # reads that at 0.928 contradiction, on the 0.93 bar, and the number rule that refuted it was
+    # measured not to pay and dropped (docs/rules.md). This one the model refutes at 0.986-0.994.
+    "The ancient Egyptians never kept bees in hives.[3] "
     "Karl von Frisch received the Nobel Prize in 1973 for decoding the dance.[1][6] "
     "Many gardeners plant lavender to attract bees. "
     "The queen can live for several years.[7]"

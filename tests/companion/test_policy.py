@@ -21,6 +21,7 @@ from companion.judging.policy import (
     decide_statement,
 )
 from companion.model.folder import Thresholds
+from companion.records import Entailment
 
 from .fakes import fake_model
 
@@ -143,11 +144,12 @@ def _logit(p: float) -> float:
 COMBINER = Combiner(fake_model(), Retrieval(), Judging())  # uncalibrated: the score is the entailment
 
 
-def _facts(entailment: float, *, hedges=(), contradictions=(), atoms=None) -> ClaimFacts:
+def _facts(entailment: float, *, hedges=(), windows=()) -> ClaimFacts:
     features = (_logit(entailment), 1.0, 0.0, 0.0)
-    source = SourceFacts(features, entailment, hedges, contradictions)
-    atoms = atoms or (AtomFacts("claim", features, entailment, {"u": features}),)
-    return ClaimFacts(features, entailment, {"u": source}, atoms)
+    reading = Entailment(entailment, 1 - entailment, 0.0)
+    source = SourceFacts(features, reading, hedges, windows=windows)
+    atoms = (AtomFacts("claim", features, reading, {"u": features}),)
+    return ClaimFacts(features, reading, {"u": source}, atoms)
 
 
 def test_complete_support_needs_the_models_own_reading():
@@ -160,12 +162,24 @@ def test_complete_support_needs_the_models_own_reading():
     assert "model.no_entailment" in verdict.reasons
 
 
-def test_a_rule_finding_is_named_and_an_opposite_contradicts():
+def test_a_rule_finding_is_named_and_a_negation_the_model_reads_contradicts():
     hedged = decide_statement(_facts(0.9, hedges=("en.framed",)), COMBINER, T)
     assert (hedged.judgment, hedged.reasons) == ("partial_support", ("rule:en.framed",))
-    opposite = decide_statement(_facts(0.9, contradictions=("en.opposite",)), COMBINER, T)
-    assert opposite.judgment == "no_support" and opposite.contradicted
-    assert opposite.reasons[0] == "rule:en.opposite"
+    negated = decide_statement(_facts(0.9, windows=(WindowFacts(0.75, 0.75, (NEGATES,)),)), COMBINER, T)
+    assert negated.judgment == "no_support" and negated.contradicted
+    assert negated.reasons[0] == "rule:en.negates"
     assert decide_citation(_facts(0.9, hedges=("en.framed",)), "u", COMBINER, T).reasons == (
         "rule:en.framed",
     )
+
+
+def test_a_source_that_says_the_opposite_contradicts_and_is_named_first():
+    features = (_logit(0.9), 1.0, 0.0, 0.0)
+    reading = Entailment(0.9, 0.1, 0.0)
+    source = SourceFacts(features, reading, contradictions=("en.opposite",))
+    facts = ClaimFacts(
+        features, reading, {"u": source}, (AtomFacts("claim", features, reading, {"u": features}),)
+    )
+    verdict = decide_statement(facts, COMBINER, T)
+    assert verdict.judgment == "no_support" and verdict.contradicted
+    assert verdict.reasons[0] == "rule:en.opposite"

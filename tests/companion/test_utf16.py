@@ -16,9 +16,9 @@ from companion.errors import RequestInvalid
 from companion.judging.judge import Judge
 from companion.pipeline import SourceLoader, Verifier
 from companion.service.cli import main
+from companion.text.utf16 import OffsetInvalid, Utf16Offsets
 from companion.wire.capture import parse_request
 from companion.wire.export import collect
-from companion.text.utf16 import OffsetInvalid, Utf16Offsets
 
 from .fakes import MemoryFetcher, WordNLI, fake_model
 
