@@ -117,7 +117,7 @@ class Judge:
         ]
         if not readable:
             return None
-        claim = hypothesis(statement.text, statement.previous, statement.question)
+        claim = hypothesis(statement.text, statement.previous, statement.question, statement.language)
         readings = read_sources(
             self.nli,
             claim,
@@ -205,7 +205,7 @@ class Judge:
             return result
         statement = result.statement
         own = {c.url for c in statement.citations}
-        claim = hypothesis(statement.text, statement.previous, statement.question)
+        claim = hypothesis(statement.text, statement.previous, statement.question, statement.language)
         on_topic = [
             (url, source.document, "")
             for url, source in sources.items()
@@ -324,7 +324,7 @@ class Judge:
         An atom gets the same calibrated combination of model and lexical evidence as a whole
         statement: the model alone is too lenient on short claims whose key words the page lacks.
         A one-fact statement is its own atom, read already."""
-        texts = atomic_claims(statement.text)
+        texts = atomic_claims(statement.text, statement.language)
         if len(texts) < 2:
             return (
                 AtomFacts(
@@ -336,7 +336,7 @@ class Judge:
         for text in texts:
             found = read_sources(
                 self.nli,
-                hypothesis(text, statement.previous),
+                hypothesis(text, statement.previous, language=statement.language),
                 documents,
                 self.retrieval,
                 self.judging,

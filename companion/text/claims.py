@@ -57,10 +57,13 @@ _MAX_CLAIMS = 6
 _MIN_TERMS = 2
 
 
-def hypothesis(statement: str, previous: str = "", question: str = "") -> str:
-    """The statement as it should be read on its own (the NLI hypothesis)."""
-    text = _resolve(statement.strip(), _subject(previous) if previous else "")
-    if question and len(content_terms(text)) < 4:
+def hypothesis(statement: str, previous: str = "", question: str = "", language: str = "en") -> str:
+    """The statement as it should be read on its own (the NLI hypothesis). Pronouns are resolved
+    in English only: the rules read English pronouns and word order."""
+    text = statement.strip()
+    if language == "en":
+        text = _resolve(text, _subject(previous) if previous else "")
+    if question and len(content_terms(text, language)) < 4:
         # A bare answer says nothing without its question (e.g. "The Proclaimers").
         text = f"{question.strip().rstrip('?')}? {text}"
     return text
@@ -109,8 +112,12 @@ def _verb_like(word: str, before: str) -> bool:
     )
 
 
-def atomic_claims(statement: str) -> list[str]:
-    """The statement's atomic claims; a statement with one piece of information gives [itself]."""
+def atomic_claims(statement: str, language: str = "en") -> list[str]:
+    """The statement's atomic claims; a statement with one piece of information gives [itself].
+    English only: the splitter reads English clauses, verbs and lists, and another language's
+    statement is checked whole (FActScore's split is a refinement, not a condition of judging)."""
+    if language != "en":
+        return [statement.strip()]
     text = " ".join(statement.split()).rstrip(".!?")
     main, claims = _peel(text)
     subject = _subject(main)

@@ -52,3 +52,14 @@ def test_hypothesis_folds_the_question_into_a_bare_answer():
     )
     long = "The Proclaimers recorded the song in 1988 in Edinburgh."
     assert hypothesis(long, question="who sang 500 miles?") == long
+
+
+def test_another_languages_statement_is_read_whole():
+    # The splitter and the pronoun rules read English; a French statement is checked as written.
+    french = "La tour mesure 330 mètres et elle a été construite en 1889."
+    assert atomic_claims(french, "fr") == [french]
+    assert len(atomic_claims("The tower is 330 metres tall and it was built in 1889.")) == 2
+    assert hypothesis("Elle a été construite en 1889.", "La tour Eiffel est à Paris.", language="fr") == (
+        "Elle a été construite en 1889."
+    )
+    assert hypothesis("It was built in 1889.", "The Eiffel Tower is in Paris.").startswith("The Eiffel Tower")
