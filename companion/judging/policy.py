@@ -7,8 +7,10 @@ and it is the same function at run time and in scripts/calibrate.py, so the cali
 describe the pipeline that runs.
 
 The rules of the decision (the verifiability study's labels, FActScore's atomic claims):
-- complete support needs the model's own reading of entailment (its most entailing reading at
-  the model's `entailment_floor`), for the statement or for each of its facts: coverage may say that a source
+- complete support needs the model's own reading of entailment: its most entailing reading at
+  the model's `entailment_floor`, with that reading's contradiction under the model's
+  `contradiction_ceiling` (fitted on NLI pairs that contradict), for the statement or for each
+  of its facts: coverage may say that a source
   is on topic, never that it agrees. It also needs the combined score at `complete`, every fact
   at `claim`, no rule that finds the source not asserting the statement, and no contradiction;
 - a contradiction is the model's, at `contradiction`, on an on-topic window that still reads so
@@ -213,8 +215,8 @@ def _model_reads(facts: ClaimFacts, t: Thresholds) -> bool:
 
 
 def reads(reading: Entailment, t: Thresholds) -> bool:
-    """Whether the model reads entailment in its most entailing reading, at the model's floor.
-    Also asking that entailment be no less likely than contradiction there was measured and
-    dropped (docs/rules.md, "The policy"): it cost 1.0 point of held AttributionBench and 6 of
-    the frozen set's 36 supported completes for 15 of LingNLI's 1,116 contradictions."""
-    return reading.entailment >= t.entailment_floor
+    """Whether the model reads entailment in its most entailing reading: at the model's floor,
+    with that reading's contradiction under the model's ceiling (both fitted as the policy runs,
+    scripts/calibrate.py). "Yeah it's a U.S. territory" against "We own the land, but it's not a
+    U.S. territory" read 0.07 entailment: over a floor of 0.05, and word coverage did the rest."""
+    return reading.entailment >= t.entailment_floor and reading.contradiction < t.contradiction_ceiling

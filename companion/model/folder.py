@@ -38,6 +38,10 @@ class Thresholds:
     negated_contradiction: float = 0.7
     # The model's best entailment an uncited source needs to be offered as "found elsewhere".
     elsewhere_entailment: float = 0.5
+    # Complete support also needs the contradiction on that same most entailing reading under
+    # this (policy.reads): fitted on NLI pairs with contradictions (scripts/calibrate.py); above
+    # 1, off.
+    contradiction_ceiling: float = 1.01
 
 
 @dataclass(frozen=True, slots=True)
