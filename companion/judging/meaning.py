@@ -34,7 +34,7 @@ The cue words and which of these families run, with what effect, are data: one f
 language in companion/judging/rules/ (English, French), each rule with an id (`en.framed`) that the
 verdict names among its reasons (policy.py). A language with no file gets no rules. A rule stays
 only where it pays (docs/rules.md has the measurements): English ships framed, negated,
-negated_between, reversed, opposite and negates, French substituted and negates; the other
+negated_between, reversed and opposite, French substituted and negates; the other
 families stay here, measured and off, for a file that finds them paying. Pure: the files are read
 once, as constants.
 """
