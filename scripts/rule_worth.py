@@ -60,7 +60,6 @@ def figures(judge: Judge, sets: dict[str, tuple[str, list[dict]]]) -> dict[str, 
 def verdict(full: dict, without: dict, held: list[str], frozen: bool) -> str:
     """`keep` when the rule pays by the criterion, else why it goes."""
     costs = [n for n in held if full[f"{n}_ba"] < without[f"{n}_ba"] - TOLERANCE]
-    refuted = 0
     if "lingnli_val_ba" in full:
         # Contradicted hypotheses of LingNLI val (MNLI's genres, written by crowd workers, never
         # trained on) that the rule keeps from a green badge, at no cost to that set's accuracy.

@@ -48,6 +48,42 @@ from .server import PAIRINGS, make_app
 
 __all__ = ["main"]
 
+# The reason ids of docs/api.md in words, as the overlay card says them (extension/_locales).
+_REASON_WORDS = {
+    "model.no_entailment": "the model does not read the source as saying it",
+    "model.contradiction": "the model reads the source as saying the opposite",
+    "score.below_complete": "too little of it (its words, numbers or names) is in the source",
+    "score.below_partial": "too little of it (its words, numbers or names) is in the source",
+    "claims.unsupported": "part of it is not in the source",
+}
+_RULE_WORDS = {
+    "framed": "a wording rule found it reported as a claim, myth or hope, not stated",
+    "framed_numbers": "a wording rule found it reported as a claim, myth or hope, not stated",
+    "negated": "a wording rule found the source saying it is not so",
+    "negated_between": "a wording rule found the source saying it is not so",
+    "negates": "a wording rule found the source saying it is not so",
+    "restates_negated": "a wording rule found the source saying it is not so",
+    "substituted": "a wording rule found another value in the source",
+    "another_number": "a wording rule found another value in the source",
+    "opposite": "a wording rule found the source saying the opposite direction",
+    "reversed": "a wording rule found the source saying the opposite direction",
+    "passive_reversed": "a wording rule found the source saying the opposite direction",
+    **{
+        f"scope_{k}": "a wording rule found the source saying less (some, not all)"
+        for k in ("universal", "only", "part_of", "partial")
+    },
+}
+
+
+def _reasons_in_words(reasons: list[str]) -> str:
+    """The reasons a verdict names, each said once, strongest first; unknown ids are left out."""
+    words = [
+        _RULE_WORDS.get(r.split(".", 1)[-1], "") if r.startswith("rule:") else _REASON_WORDS.get(r, "")
+        for r in reasons
+    ]
+    return "; ".join(dict.fromkeys(w for w in words if w))
+
+
 _MARKS = {
     "complete_support": "✓ complete support",
     "partial_support": "◐ partial support",
@@ -264,6 +300,8 @@ def report(result: dict[str, Any]) -> str:
         lines.append(f"    {s['text']}")
         if s.get("cited_by") == "block":
             lines.append("    cited by the paragraph's link (no marker of its own)")
+        if s["judgment"] != "complete_support" and (why := _reasons_in_words(s.get("reasons", []))):
+            lines.append(f"    why this verdict: {why}")
         for pc in s["per_citation"]:
             note = " (irrelevant citation)" if pc["irrelevant"] else ""
             lines.append(

@@ -50,6 +50,8 @@ def test_the_report_says_where_a_misplaced_statement_was_found(tmp_path, capsys,
     # The model reads it at 0.979 contradiction, 0.05 over its bar (the negation rules that refuted
     # "It is not: the Eiffel Tower is not made of steel.", read at 0.708, were dropped: docs/rules.md).
     assert "says otherwise: “The Eiffel Tower is made of wrought iron, not steel.”" in report
+    # A verdict short of complete says why, in words (docs/api.md "reasons").
+    assert "why this verdict: the model reads the source as saying the opposite" in report
 
 
 def test_the_report_says_what_the_figures_were_computed_over(tmp_path, capsys, monkeypatch):
