@@ -42,7 +42,9 @@ JUDGE_MODULES = (
     "judging/meaning",
     "judging/policy",
     "judging/reading",
-    # The rules are data (meaning.py): each language's file is judging as much as code is.
+    "judging/relation",
+    "judging/rulebook",
+    # The rules are data (rulebook.py): each language's file is judging as much as code is.
     "judging/rules/en.json",
     "judging/rules/fr.json",
     "model/folder",

@@ -34,7 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from companion.config import Retrieval
 from companion.judging.judge import Judge
-from companion.judging.meaning import rule_book
+from companion.judging.rulebook import rule_book
 from companion.model.folder import default_model_dir
 from companion.model.infer import OnnxNLI
 from companion.records import StatementJudgment

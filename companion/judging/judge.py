@@ -49,7 +49,9 @@ from ..typedefs import NLIBackend
 from .alce import irrelevant
 from .combiner import Combiner, banded
 from .evidence import contradicting_quote, covering_quote
-from .meaning import RuleBook, read_meaning, rule_book, window_findings
+from .meaning import read_meaning, window_findings
+from .relation import Relator
+from .rulebook import RuleBook, rule_book
 from .policy import (
     AtomFacts,
     ClaimFacts,
@@ -127,10 +129,9 @@ class Judge:
             language=statement.language,
         )
         features, best = self._together(claim, statement.text, list(readings.values()))
-        per_source = {
-            url: self._source_facts(claim, statement.text, r, statement.language)
-            for url, r in readings.items()
-        }
+        # The rules read the statement as written, each of its sentences related once.
+        relator = Relator(statement.text, self.rules(statement.language))
+        per_source = {url: self._source_facts(claim, relator, r) for url, r in readings.items()}
         atoms = self._atoms(statement, readings, features, best, per_source)
         return StatementReading(claim, readings, ClaimFacts(tuple(features), best, per_source, atoms))
 
@@ -219,10 +220,11 @@ class Judge:
             self.nli, claim, on_topic, self.retrieval, self.judging, language=statement.language
         )
         found = []
+        relator = Relator(statement.text, self.rules(statement.language))
         for url, reading in readings.items():
             if reading.best_entailment < self.thresholds.elsewhere_entailment:
                 continue
-            facts = self._source_facts(claim, statement.text, reading, statement.language)
+            facts = self._source_facts(claim, relator, reading)
             verdict = decide_source(facts, self.combiner, self.thresholds)
             if verdict.judgment in ("complete_support", "partial_support"):
                 evidence = covering_quote(claim, reading, self.judging)
@@ -246,13 +248,12 @@ class Judge:
 
     # --- readings -------------------------------------------------------------------------------
 
-    def _source_facts(self, claim: str, text: str, reading: SourceReading, language: str) -> SourceFacts:
+    def _source_facts(self, claim: str, relator: Relator, reading: SourceReading) -> SourceFacts:
         """One source read for the statement: its features alone, what the rules find in its
         most entailing text, and each on-topic window's contradiction, rechecked with the page's
         sentences giving the claim's names and numbers the window lacks (reading.given_elsewhere):
         a window refutes what the page says, not what the page says in another sentence."""
-        rules = self.rules(language)
-        meaning = read_meaning(text, reading.most_entailing_sentences(), rules)
+        meaning = read_meaning(relator, reading.most_entailing_sentences())
         numbers = page_index(reading.document).numbers
         windows = []
         for window, score, on_topic in zip(reading.windows, reading.window_scores, reading.on_topic):
@@ -267,11 +268,11 @@ class Judge:
                 WindowFacts(
                     score.contradiction,
                     confirmed,
-                    window_findings(text, reading.window_sentences(window), numbers, rules),
+                    window_findings(relator, reading.window_sentences(window), numbers),
                 )
             )
         return SourceFacts(
-            tuple(self._alone(text, reading)),
+            tuple(self._alone(relator.claim.text, reading)),
             reading.best_reading,
             meaning.hedges,
             meaning.contradictions,

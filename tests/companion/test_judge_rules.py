@@ -12,7 +12,7 @@ from companion.config import Judging, Limits, Retrieval
 from companion.errors import ModelUnavailable
 from companion.judging.combiner import Combiner, features_version
 from companion.judging.judge import Judge
-from companion.judging.meaning import Rule, rule_book
+from companion.judging.rulebook import Rule, rule_book
 from companion.model.folder import Thresholds
 from companion.pipeline import SourceLoader, Verifier
 from companion.records import (

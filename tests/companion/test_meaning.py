@@ -7,15 +7,10 @@ import dataclasses
 
 import pytest
 
-from companion.judging.meaning import (
-    _ENGLISH_ONLY,
-    FAMILIES,
-    Rule,
-    reports_unsettled,
-    rule_book,
-    window_findings,
-)
 from companion.judging.meaning import read_meaning as _read_meaning
+from companion.judging.meaning import reports_unsettled, window_findings
+from companion.judging.relation import Relator
+from companion.judging.rulebook import _ENGLISH_ONLY, FAMILIES, Rule, rule_book
 from companion.text.segment import split_sentences
 
 _EFFECT = {
@@ -52,7 +47,7 @@ def sentences(text, language="en"):
 
 
 def read_meaning(statement, source, language="en"):
-    return _read_meaning(statement, sentences(source, language), every_family(language))
+    return _read_meaning(Relator(statement, every_family(language)), sentences(source, language))
 
 
 def kinds(statement, source, language="en"):
@@ -65,7 +60,7 @@ def Reading(hedged="", opposite=""):  # reads as the record it stood for
 
 
 def _fires(family, statement, source, language="en", numbers=frozenset()):
-    found = window_findings(statement, sentences(source, language), numbers, every_family(language))
+    found = window_findings(Relator(statement, every_family(language)), sentences(source, language), numbers)
     return any(r.family == family for r in found)
 
 
@@ -290,7 +285,7 @@ def test_a_language_without_a_rules_file_gets_no_rules():
         "Man sagt oft, der Umsatz sei 2023 gestiegen. Das ist nicht wahr.",
     )
     assert read_meaning(statement, page, "de").asserts
-    assert window_findings(statement, sentences(page, "de"), frozenset(), german) == ()
+    assert window_findings(Relator(statement, german), sentences(page, "de"), frozenset()) == ()
     assert not reports_unsettled(page, "de")
 
 
@@ -300,14 +295,14 @@ def test_a_rule_left_out_of_the_book_no_longer_fires():
         "Cracking your knuckles is often said to cause arthritis.",
     )
     book = rule_book("en")
-    assert _read_meaning(statement, [source], book).hedges == ("en.framed",)
-    assert _read_meaning(statement, [source], book.without(["en.framed"])).asserts
+    assert _read_meaning(Relator(statement, book), [source]).hedges == ("en.framed",)
+    assert _read_meaning(Relator(statement, book.without(["en.framed"])), [source]).asserts
 
 
 def test_every_rule_file_names_known_families_and_effects(tmp_path):
     import json
 
-    from companion.judging.meaning import RULES_DIR, _parse
+    from companion.judging.rulebook import RULES_DIR, _parse
 
     for path in RULES_DIR.glob("*.json"):
         book = _parse(json.loads(path.read_text(encoding="utf-8")), path)

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from companion.config import Judging, Retrieval
 from companion.judging.combiner import Combiner
-from companion.judging.meaning import Rule
+from companion.judging.rulebook import Rule
 from companion.judging.policy import (
     AtomFacts,
     ClaimFacts,
