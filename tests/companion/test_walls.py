@@ -260,3 +260,58 @@ async def test_refused_responses_that_are_bot_checks_say_so(
         with pytest.raises(SourceUnavailable) as caught:
             await fetcher.fetch(f"http://127.0.0.1:{refusing.port}{path}")
     assert caught.value.reason == reason
+
+
+# French walls, after Le Monde's and Le Figaro's paywalls, Didomi's consent page and
+# Cloudflare's French check; each read in the page's language as the loader reads it.
+FRENCH_PAYWALL = """<html lang="fr"><head><title>Le climat en 2050 | Le Quotidien</title></head><body>
+<article><h1>Le climat en 2050 : ce que disent les modèles</h1>
+<p>Les modèles du GIEC prévoient un réchauffement de deux degrés d'ici le milieu du siècle.</p>
+<p>Il vous reste 85 % de cet article à lire. La suite est réservée aux abonnés.</p>
+<p>Déjà abonné ? Se connecter. Abonnez-vous dès 1 € le premier mois.</p></article></body></html>"""
+FRENCH_CONSENT = """<html lang="fr"><head><title>Le Quotidien</title></head><body><div class="didomi-popup">
+<h1>Nous respectons votre vie privée</h1><p>Nos partenaires et nous utilisons des cookies pour
+stocker et/ou accéder à des informations sur un appareil, afficher des publicités et contenu
+personnalisés et mesurer leur performance, sur la base de votre consentement ou de l'intérêt
+légitime.</p><button>Tout accepter</button><button>Continuer sans accepter</button>
+<a href="#">Paramétrer les cookies</a></div></body></html>"""
+FRENCH_CHECK = """<html lang="fr"><head><title>Un instant…</title></head><body><main>
+<h1>www.le-quotidien.fr</h1><p>Vérification que vous êtes un humain. Cela peut prendre quelques
+secondes.</p><p>www.le-quotidien.fr doit vérifier la sécurité de votre connexion avant de
+continuer.</p></main></body></html>"""
+
+
+@pytest.mark.parametrize(
+    "html, reason",
+    [(FRENCH_PAYWALL, PAYWALLED), (FRENCH_CONSENT, BLOCKED), (FRENCH_CHECK, BLOCKED)],
+    ids=["paywall", "consent", "check"],
+)
+def test_french_walls_are_recognised_in_the_pages_language(html: str, reason: str) -> None:
+    doc = html_to_document("https://example.fr/a", html, max_chars=200_000)
+    assert doc.language == "fr"
+    assert wall_reason(doc.text, title=doc.title, language=doc.language) == reason
+    # Read as another language's page, its French wording says nothing (the markup is plain).
+    assert wall_reason(doc.text, title=doc.title, language="de") is None
+
+
+def test_a_french_article_that_mentions_subscribing_is_not_a_wall() -> None:
+    body = " ".join(
+        f"La phrase {k} du reportage ajoute un détail mesuré sur le fleuve et ses stations de jaugeage."
+        for k in range(40)
+    )
+    html = (
+        "<html lang='fr'><head><title>Reportage</title></head><body><article><h1>Reportage</h1>"
+        "<p>Le journal a demandé à ses lecteurs de s'abonner : « Abonnez-vous », disait la bannière, "
+        f"et les lecteurs déjà abonnés ont doublé.</p><p>{body}</p></article></body></html>"
+    )
+    doc = html_to_document("https://example.fr/b", html, max_chars=200_000)
+    assert doc.language == "fr" and wall_reason(doc.text, title=doc.title, language="fr") is None
+
+
+def test_english_wording_is_read_on_a_page_in_any_language() -> None:
+    text = "Just a moment... Verifying you are human. This may take a few seconds."
+    assert wall_reason(text, language="de") == BLOCKED
+
+
+def test_a_refused_response_with_a_french_check_title_is_a_block() -> None:
+    assert challenge_reason(FRENCH_CHECK) == BLOCKED
