@@ -276,6 +276,9 @@ class CitationJudgment:
     # The model's 3-way reading of the most relevant window, before any gating or combining.
     reading: Entailment | None = None
     reasons: tuple[str, ...] = ()  # what decided the judgment (policy.py, docs/api.md "Reasons")
+    # The combiner's calibrated probability of complete support, as the policy read it; None
+    # where nothing was judged. `score` is the same but for a no-support verdict (combiner.banded).
+    probability: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,6 +309,7 @@ class StatementJudgment:
     found_elsewhere: tuple[FoundElsewhere, ...] = ()  # best first; only for statements not fully supported
     model: str = ""  # the name of the model that judged it (judges.py picks one by language)
     reasons: tuple[str, ...] = ()  # what decided the judgment (policy.py, docs/api.md "Reasons")
+    probability: float | None = None  # as CitationJudgment's, for the citations read together
 
     @property
     def unsupported_assertions(self) -> tuple[str, ...]:

@@ -65,7 +65,9 @@ def banded(score: float, judgment: Judgment, thresholds: Thresholds) -> float:
     support wherever scores are read (an AUC, a reader sorting an audit card). Partial support
     keeps its score: a high one there means one fact of several is missing, which is worth
     ranking high (capping it too cost 1.7 points of held WiCE AUC; capping no support alone
-    gained 0.4)."""
+    gained 0.4). So the reported `score` is not the calibrated probability for no support: the
+    API reports that beside it as `probability` (docs/api.md), which config.json's Brier and ECE
+    describe."""
     if judgment != "no_support" or score < thresholds.partial:
         return score
     return thresholds.partial - 1e-4

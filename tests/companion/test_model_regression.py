@@ -111,6 +111,16 @@ async def test_stream_judges_every_case(bees):
         assert text[s["span"][0] : s["span"][1]] == s["text"]
     # the contradicting source is flagged; the half-supported sentence names its unsupported half
     assert statements[5]["contradicted"] is True
+    # `probability` is the combiner's, `score` that number shown with its label (docs/api.md):
+    # the same wherever the verdict is support, never above it, null where nothing was judged.
+    for s in statements:
+        for judged in (s, *s["per_citation"]):
+            if judged["judgment"] in ("complete_support", "partial_support"):
+                assert judged["score"] == judged["probability"]
+            elif judged["judgment"] == "no_support":
+                assert 0 <= judged["score"] <= judged["probability"]
+            else:
+                assert judged["probability"] is None
     assert statements[4]["unsupported_assertions"] == ["Honeybees can see ultraviolet light."]
     # ALCE precision: the tomato page cannot support the lifespan alone, and the colony page does
     by_marker = {pc["marker"]: pc for pc in statements[3]["per_citation"]}
@@ -197,6 +207,9 @@ async def test_audit_export_has_five_field_cards(bees):
             "no_support",
             "inaccessible",
         }
+    assert all(
+        (c["probability"] is None) == (c["support_judgment"] == "inaccessible") for c in audit["cards"]
+    )
     tomato = next(c for c in audit["cards"] if c["cited_url"].endswith("/tomatoes"))
     assert tomato["irrelevant"] is True and tomato["evidence_sentences"] == []
     partial = next(c for c in audit["cards"] if c["support_judgment"] == "partial_support")
