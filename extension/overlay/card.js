@@ -90,16 +90,19 @@
 
   /**
    * What decided a verdict, in the reader's words: one line per message, in the order of the
-   * ids (strongest first), each message once. An id this version does not know (a newer
-   * companion's) is left out, never shown as it is; so is anything that is not a string.
+   * ids (strongest first), each message once, and the model's "no entailment" not beside its
+   * "contradiction". An id this version does not know (a newer companion's) is left out, never
+   * shown as it is; so is anything that is not a string.
    * @param {unknown} reasons  a statement line's `reasons`: missing from an older companion
    * @returns {string[]}
    */
   function reasonWords(reasons) {
     if (!Array.isArray(reasons)) return [];
+    // "Reads it as the opposite" already says it does not read it as the same thing.
+    const opposite = reasons.includes('model.contradiction');
     const words = [];
     for (const id of reasons) {
-      if (typeof id !== 'string') continue;
+      if (typeof id !== 'string' || (opposite && id === 'model.no_entailment')) continue;
       const rule = /^rule:[a-z]{2,3}\.([a-z_]+)$/.exec(id);
       const say = rule ? Object.hasOwn(RULE_WORDS, rule[1]) && RULE_WORDS[rule[1]] : Object.hasOwn(REASON_WORDS, id) && REASON_WORDS[id];
       if (!say) continue;

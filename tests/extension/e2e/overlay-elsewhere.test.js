@@ -18,6 +18,9 @@ import { BADGE_LABEL, readOverlay, waitForResults } from '../helpers/overlay.js'
 
 const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url));
 const PAGES = fileURLToPath(new URL('../../fixtures/pages/', import.meta.url));
+const REASON_MESSAGES = JSON.parse(
+  readFileSync(fileURLToPath(new URL('../../../extension/_locales/en/messages.json', import.meta.url)), 'utf8'),
+);
 
 const WALL = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Can you see the Great Wall from space? | Sky Facts</title></head>
 <body><nav><a href="/">Home</a> · <a href="/space">Space</a></nav><article><h1>Can you see the Great Wall from space?</h1>
@@ -149,6 +152,8 @@ function readCard(page) {
         quote: box.querySelector('blockquote')?.textContent ?? '',
         href: box.querySelector('a.open')?.getAttribute('href') ?? '',
       })),
+      reasonsHead: card.querySelector('.reasons .reasons-head')?.textContent ?? null,
+      reasons: [...card.querySelectorAll('.reasons li')].map((li) => li.textContent),
       refuting: [...card.querySelectorAll('.source.refutes')].map((box) => ({
         text: box.textContent,
         quote: box.querySelector('blockquote')?.textContent ?? '',
@@ -202,6 +207,14 @@ test('Chromium: "found in" notes, the refuted badge and highlight, the cards, th
     assert.ok(card.refuting[0].href.startsWith(`${sources.origin}/pages/wall.html#:~:text=`), card.refuting[0].href);
     const evidence = await page.evaluate(() => CSS.highlights.get('citelens-evidence')?.size ?? 0);
     assert.equal(evidence, 2, 'the sentence and the refuting quote are marked as evidence');
+    // "Why this verdict" (issue 26): what decided it, in the reader's words, from the
+    // statement's reason ids; never an id shown as it is.
+    assert.equal(card.reasonsHead, REASON_MESSAGES.card_reasons_heading.message);
+    const reasonTexts = Object.entries(REASON_MESSAGES)
+      .filter(([key]) => key.startsWith('card_reason_'))
+      .map(([, m]) => m.message);
+    assert.ok(card.reasons.length >= 1, 'a refuted sentence says why');
+    for (const line of card.reasons) assert.ok(reasonTexts.includes(line), line);
     await page.screenshot({ path: path.join(ARTIFACTS, 'chromium-contradicted-card.png') });
     await page.keyboard.press('Escape');
 

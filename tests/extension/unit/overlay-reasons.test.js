@@ -106,6 +106,8 @@ test('every reason id has its words; a family group speaks once; both score ids 
     assert.match(EN[key].message, /^A wording rule found/, 'says a rule, not the model, decided');
     assert.deepEqual(words(families.map((f) => `rule:en.${f}`)), [EN[key].message], `${key} once`);
   }
+  // The model's contradiction says what its missing entailment would: one line, not two.
+  assert.deepEqual(words(['model.contradiction', 'model.no_entailment']), [EN.card_reason_model_contradiction.message]);
   // Strongest first, as the companion lists them.
   assert.deepEqual(words(['model.contradiction', 'rule:fr.opposite', 'claims.unsupported']), [
     EN.card_reason_model_contradiction.message, EN.card_reason_rule_opposite.message, EN.card_reason_claims_unsupported.message,
