@@ -11,5 +11,5 @@ __all__ = ["JUDGE_CODE", "__version__"]
 # Both written by scripts/release.py (docs/releasing.md): the release, bumped with every change of
 # what the companion outputs, and the fingerprint of the judging code it was made from
 # (companion.versions; tests/companion/test_versions.py holds the two together).
-__version__ = "0.4.0"
-JUDGE_CODE = "68620ac40fdd0688"
+__version__ = "0.5.0"
+JUDGE_CODE = "c70f973584ad2185"

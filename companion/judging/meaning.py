@@ -211,7 +211,7 @@ def _negated_between(relator: Relator, relation: Relation) -> bool:
     and the number of migraine attacks" against "The trial found that velotran reduced the number
     of migraine attacks", said in other words than `_qualified` needs. A negation before or after
     them is about something else ("Not far from the lake, …")."""
-    if relation.terms_held < 0.5 * len(set(relator.claim.terms)):
+    if relation.coverage < 0.5:
         return False
     at = relation.term_starts
     return len(at) >= 2 and any(

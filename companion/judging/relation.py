@@ -74,7 +74,7 @@ class Relation:
     restated: bool
     cues: tuple[Cue, ...]
     terms: tuple[str, ...]
-    terms_held: int  # distinct claim terms the sentence holds
+    coverage: float  # the share of the claim's distinct content terms the sentence holds
     term_starts: tuple[int, ...]
     term_ops: tuple[tuple[str, int, int, int, int], ...]
     terms_matched: int
@@ -162,7 +162,7 @@ class Relator:
             restated,
             tuple(cues),
             terms,
-            len(claim_terms & held),
+            len(claim_terms & held) / len(claim_terms) if claim_terms else 1.0,
             tuple(at for at, word in spans if claim_terms & set(content_terms(word, language))),
             tuple(term_matcher.get_opcodes()),
             sum(b.size for b in term_matcher.get_matching_blocks()),

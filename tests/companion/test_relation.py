@@ -12,7 +12,7 @@ def relate(claim, sentence, language="en"):
 
 def test_a_negation_between_the_claims_words_is_placed_inside_and_near():
     r = relate("The tower is made of steel.", "The tower is not made of steel.")
-    assert r.restated
+    assert r.restated and r.coverage == 1
     (cue,) = [c for c in r.cues if c.kind == "negation"]
     assert (cue.word, cue.place, cue.near, cue.not_only) == ("not", "inside", True, False)
     assert r.sentence[cue.start : cue.start + 3] == "not"
@@ -28,7 +28,7 @@ def test_cues_before_and_after_the_claims_words_are_placed_so():
 def test_a_sentence_about_something_else_does_not_restate_the_claim():
     r = relate("The tower is made of steel.", "It is not unusual for visitors to queue for an hour.")
     assert not r.restated
-    assert r.terms_held == 0 and r.term_starts == ()
+    assert r.coverage == 0 and r.term_starts == ()
 
 
 def test_terms_are_aligned_in_order_with_the_swapped_word_as_a_replace():
