@@ -91,7 +91,10 @@ class SourceLoader:
         # A bot check, consent wall or paywall is never judged as the source (walls.py). Each stands
         # in front of automated readers; the reader's browser may be let through.
         reason = wall_reason(
-            document.text, html=inline.html if inline else "", title=document.title, language=document.language
+            document.text,
+            html=inline.html if inline else "",
+            title=document.title,
+            language=document.language,
         )
         if reason is not None:
             if via == "browser":
@@ -133,7 +136,10 @@ class SourceLoader:
             executor, lambda: extract(fetched, max_chars=limits.max_extracted_chars, limits=limits)
         )
         document = replace(document, url=url, index=None)
-        if self._cache is not None and wall_reason(document.text, title=document.title, language=document.language) is None:
+        if (
+            self._cache is not None
+            and wall_reason(document.text, title=document.title, language=document.language) is None
+        ):
             await asyncio.to_thread(self._cache.put, document)
         return document
 

@@ -263,7 +263,10 @@ def main() -> None:
     )
     parser.add_argument("--nli-calib-rows", type=int, default=1000)
     parser.add_argument(
-        "--snli-skip", type=int, default=2000, help="SNLI rows the evaluation reads, left out of the bar's fit"
+        "--snli-skip",
+        type=int,
+        default=2000,
+        help="SNLI rows the evaluation reads, left out of the bar's fit",
     )
     args = parser.parse_args()
 
@@ -320,8 +323,8 @@ def main() -> None:
     config["calibration"] = {
         "data": f"{args.part} parts of AttributionBench dev and WiCE dev in {args.splits} "
         "(scripts/make_splits.py, seed 13), read by the judge and decided by its policy",
-        "contradiction_data": f"{args.snli.parent.name}/{args.snli.name} after its first {args.snli_skip} rows, "
-        "flags right 95% of the time",
+        "contradiction_data": f"{args.snli.parent.name}/{args.snli.name} after its first "
+        f"{args.snli_skip} rows, flags right 95% of the time",
         "examples": {fmt: len(rows) for fmt, rows in zip(names, sets)},
         "ceiling_data": f"{args.nli_calib.parent.name}/{args.nli_calib.name}, {len(nli_set)} rows (seed 13)",
         "mean_balanced_accuracy_with_nli": round(mean_ba(with_nli, combiner, chosen.thresholds), 4),

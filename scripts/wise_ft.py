@@ -30,26 +30,36 @@ def average(start: Path, tuned: Path, alpha: float, out: Path) -> int:
     if a.keys() != b.keys() or any(a[k].shape != b[k].shape for k in a):
         raise ValueError(f"{start} and {tuned} are not the same network")
     merged = {
-        k: ((1 - alpha) * a[k].float() + alpha * b[k].float()).to(b[k].dtype) if b[k].is_floating_point() else b[k]
+        k: ((1 - alpha) * a[k].float() + alpha * b[k].float()).to(b[k].dtype)
+        if b[k].is_floating_point()
+        else b[k]
         for k in b
     }
     out.mkdir(parents=True, exist_ok=True)
     for f in tuned.iterdir():
         if f.is_file() and f.name != "model.safetensors":
             shutil.copy2(f, out / f.name)
-    save_file({k: v.contiguous() for k, v in merged.items()}, str(out / "model.safetensors"), metadata={"format": "pt"})
+    save_file(
+        {k: v.contiguous() for k, v in merged.items()},
+        str(out / "model.safetensors"),
+        metadata={"format": "pt"},
+    )
     return sum(1 for k in b if b[k].is_floating_point())
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--start", type=Path, required=True)
     parser.add_argument("--tuned", type=Path, required=True)
     parser.add_argument("--alpha", type=float, default=0.5)
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
     n = average(args.start, args.tuned, args.alpha, args.out)
-    print(f"wrote {args.out}: {n} tensors at {args.alpha:g} of {args.tuned}, {1 - args.alpha:g} of {args.start}")
+    print(
+        f"wrote {args.out}: {n} tensors at {args.alpha:g} of {args.tuned}, {1 - args.alpha:g} of {args.start}"
+    )
 
 
 if __name__ == "__main__":

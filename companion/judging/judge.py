@@ -50,8 +50,6 @@ from .alce import irrelevant
 from .combiner import Combiner, banded
 from .evidence import contradicting_quote, covering_quote
 from .meaning import read_meaning, window_findings
-from .relation import Relator
-from .rulebook import RuleBook, rule_book
 from .policy import (
     AtomFacts,
     ClaimFacts,
@@ -63,6 +61,8 @@ from .policy import (
     decide_statement,
 )
 from .reading import SourceReading, given_elsewhere, read_sources
+from .relation import Relator
+from .rulebook import RuleBook, rule_book
 
 __all__ = ["Judge", "StatementReading"]
 

@@ -104,7 +104,9 @@ def read_meaning(relator: Relator, sentences: Sequence[str]) -> Reading:
     return Reading(hedges=hedges)
 
 
-def window_findings(relator: Relator, sentences: Sequence[str], page_numbers: frozenset[str]) -> tuple[Rule, ...]:
+def window_findings(
+    relator: Relator, sentences: Sequence[str], page_numbers: frozenset[str]
+) -> tuple[Rule, ...]:
     """The contradiction rules that fire on one window of a source (the judge reads only on-topic
     windows): `negates`, whose finding counts only with the model's contradiction on the same
     window (policy.py), `restates_negated` and `another_number`."""
@@ -131,7 +133,8 @@ def _qualified(relation: Relation, kind: str, *, inside: bool = False) -> bool:
     between the statement's words, not after them ("made of steel, not of wood" says nothing
     against steel)."""
     return relation.restated and any(
-        c.kind == kind and not c.not_only and c.near and (c.place == "inside" or not inside) for c in relation.cues
+        c.kind == kind and not c.not_only and c.near and (c.place == "inside" or not inside)
+        for c in relation.cues
     )
 
 
@@ -276,7 +279,9 @@ def _restates_negated(relator: Relator, sentences: Sequence[str]) -> bool:
     )
 
 
-def _restates_another_number(relator: Relator, sentences: Sequence[str], page_numbers: frozenset[str]) -> bool:
+def _restates_another_number(
+    relator: Relator, sentences: Sequence[str], page_numbers: frozenset[str]
+) -> bool:
     """Whether a sentence restates the statement with another number in place of its one ("began
     in Egypt more than 4,500 years ago" for "…about 2,000 years ago"), and the statement's number
     is nowhere on the page (`page_numbers`, as the page index keeps them): a page that also says

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from ..model.folder import Thresholds
 from ..records import Entailment, Judgment
 from .combiner import Combiner
-from .meaning import Rule
+from .rulebook import Rule
 
 __all__ = [
     "AtomFacts",

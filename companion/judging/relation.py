@@ -10,6 +10,7 @@ Sentences are the Document's own (pysbd), as the reading passes them. Pure.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import Match, SequenceMatcher
 from typing import Literal
@@ -107,7 +108,7 @@ class Relator:
             found = self._words[sentence] = frozenset(self.rules.word.findall(sentence.lower()))
         return found
 
-    def closest(self, sentences: list[str] | tuple[str, ...]) -> int:
+    def closest(self, sentences: Sequence[str]) -> int:
         """The index of the sentence that holds most of the claim's words (the shortest, then
         the first, of equals)."""
         said = self.claim.word_set
@@ -140,7 +141,11 @@ class Relator:
         )
         starts = [at for at, _ in spans]
         cues = []
-        for kind, cue in (("frame", rules.frame), ("negation", rules.negation), ("partial", rules.partial_cue)):
+        for kind, cue in (
+            ("frame", rules.frame),
+            ("negation", rules.negation),
+            ("partial", rules.partial_cue),
+        ):
             for m in cue.finditer(sentence):
                 at = max(0, sum(1 for s in starts if s <= m.start()) - 1)
                 cues.append(

@@ -95,7 +95,8 @@ _WORDING = {
         # The same services' French pages (Cloudflare, DataDome, PerimeterX, Akamai).
         _words(
             r"un instant(\.\.\.|…)",
-            r"vérification (de votre navigateur|de la sécurité de votre connexion|que vous êtes (un )?humain)",
+            r"vérification (de votre navigateur|de la sécurité de votre connexion)",
+            r"vérification que vous êtes (un )?humain",
             r"vérifiez que vous êtes (un )?humain",
             r"êtes-vous un robot",
             r"appuyez (et maintenez|longuement)",
@@ -159,7 +160,9 @@ def challenge_reason(html: str) -> str | None:
     """
     head = html[:_HEAD_CHARS]
     title = _title(head)
-    if _CHALLENGE_MARKUP.search(head) or (title and any(w.challenge.search(title) for w in _WORDING.values())):
+    if _CHALLENGE_MARKUP.search(head) or (
+        title and any(w.challenge.search(title) for w in _WORDING.values())
+    ):
         return BLOCKED
     return None
 

@@ -9,7 +9,6 @@ from hypothesis import strategies as st
 
 from companion.config import Judging, Retrieval
 from companion.judging.combiner import Combiner
-from companion.judging.rulebook import Rule
 from companion.judging.policy import (
     AtomFacts,
     ClaimFacts,
@@ -20,6 +19,7 @@ from companion.judging.policy import (
     decide_citation,
     decide_statement,
 )
+from companion.judging.rulebook import Rule
 from companion.model.folder import Thresholds
 from companion.records import Entailment
 

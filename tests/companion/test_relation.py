@@ -38,7 +38,10 @@ def test_terms_are_aligned_in_order_with_the_swapped_word_as_a_replace():
 
 
 def test_not_only_is_marked_and_frames_found_and_numbers_read():
-    r = relate("Bees see ultraviolet light.", "Bees see not only ultraviolet light but blue, it is often said, in 1,500 species.")
+    r = relate(
+        "Bees see ultraviolet light.",
+        "Bees see not only ultraviolet light but blue, it is often said, in 1,500 species.",
+    )
     assert [c.not_only for c in r.cues if c.kind == "negation"] == [True]
     assert r.has("frame")
     assert r.numbers == frozenset({"1500"})
