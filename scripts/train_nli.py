@@ -13,6 +13,11 @@ Seeded and resumable: a checkpoint is written every --save-every steps, and a re
     python scripts/train_nli.py --out runs/nli            # both stages, about 2 hours on 2 cores
     python scripts/export_model.py runs/nli/final --name citelens-minilm-nli --quantize
 
+With --teacher, a larger NLI model trained here (issue 27: all-mpnet-base-v2 fine-tuned by this
+script) reads every batch too, and the student learns its probabilities beside the gold labels
+(knowledge distillation, Hinton et al. 2015): a teacher's "mostly neutral, a little
+contradiction" carries more than the one-hot label.
+
 Needs torch and transformers (the `train` extra); the companion itself never imports them.
 """
 
@@ -24,6 +29,7 @@ import os
 import random
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import torch
@@ -62,6 +68,52 @@ def nli_loss(logits: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
     three_way = log_probs.gather(1, labels.clamp(max=NOT_ENTAILED - 1).unsqueeze(1)).squeeze(1)
     not_entailed = torch.logsumexp(log_probs[:, 1:], dim=-1)
     return -torch.where(labels == NOT_ENTAILED, not_entailed, three_way).mean()
+
+
+def distill_loss(
+    logits: torch.Tensor, labels: torch.Tensor, teacher_logits: torch.Tensor, weight: float
+) -> torch.Tensor:
+    """(1 - weight) x the gold labels' nli_loss + weight x KL(teacher || student), batch means.
+
+    The KL term is the soft-label cross-entropy less the teacher's own entropy, which does not
+    depend on the student: a student that matches the teacher exactly pays nothing for it."""
+    gold = nli_loss(logits, labels)
+    teacher_log = torch.log_softmax(teacher_logits, dim=-1)
+    kl = (teacher_log.exp() * (teacher_log - torch.log_softmax(logits, dim=-1))).sum(-1).mean()
+    return (1 - weight) * gold + weight * kl
+
+
+@dataclass(frozen=True)
+class Teacher:
+    """A trained NLI model whose probabilities the student learns, and their share of the loss."""
+
+    model: torch.nn.Module
+    tokenizer: AutoTokenizer
+    weight: float
+
+    @classmethod
+    def load(cls, folder: Path, weight: float) -> Teacher:
+        model = AutoModelForSequenceClassification.from_pretrained(folder)
+        labels = [model.config.id2label[i] for i in range(model.config.num_labels)]
+        if labels != list(LABELS):
+            raise SystemExit(
+                f"teacher {folder} has labels {labels}, not {list(LABELS)}: train it with this script"
+            )
+        model.eval()
+        model.requires_grad_(False)
+        return cls(model, AutoTokenizer.from_pretrained(folder), weight)
+
+    @torch.no_grad()
+    def logits(self, batch: list[tuple[str, str, int]], max_length: int) -> torch.Tensor:
+        enc = self.tokenizer(
+            [p[0] for p in batch],
+            [p[1] for p in batch],
+            truncation="only_first",
+            max_length=max_length,
+            padding=True,
+            return_tensors="pt",
+        )
+        return self.model(**enc).logits
 
 
 def mixed_pairs(specs: list[str], rng: random.Random) -> list[tuple[str, str, int]]:
@@ -109,6 +161,7 @@ def train_stage(
     epochs: float,
     lr: float,
     max_length: int,
+    teacher: Teacher | None = None,
 ) -> None:
     out = args.out / name
     if (out / "config.json").exists():
@@ -148,7 +201,11 @@ def train_stage(
             return_tensors="pt",
         )
         labels = torch.tensor([p[2] for p in batch])
-        loss = nli_loss(model(**enc).logits, labels)
+        logits = model(**enc).logits
+        if teacher is None:
+            loss = nli_loss(logits, labels)
+        else:
+            loss = distill_loss(logits, labels, teacher.logits(batch, max_length), teacher.weight)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         optimizer.step()
@@ -246,6 +303,14 @@ def main() -> None:
         "taught of direction and negation",
     )
     parser.add_argument("--snli-eval", type=int, default=2000, help="SNLI test pairs for the progress check")
+    parser.add_argument(
+        "--teacher",
+        type=Path,
+        help="an NLI model trained by this script whose probabilities the student learns",
+    )
+    parser.add_argument(
+        "--distill-weight", type=float, default=0.5, help="the teacher's share of the loss (with --teacher)"
+    )
     args = parser.parse_args()
 
     torch.manual_seed(args.seed)
@@ -261,6 +326,7 @@ def main() -> None:
     )
     snli_train = snli_pairs(args.data / "snli" / "train_100k.jsonl.gz", None, rng)
     snli_test = snli_pairs(args.data / "snli" / "test.jsonl.gz", args.snli_eval, random.Random(0))
+    teacher = Teacher.load(args.teacher, args.distill_weight) if args.teacher else None
     stages = args.stages.split(",")
     if "1" in stages:
         limit = args.snli_limit or len(snli_train)
@@ -273,6 +339,7 @@ def main() -> None:
             epochs=args.stage1_epochs,
             lr=args.stage1_lr,
             max_length=128,
+            teacher=teacher,
         )
         accuracy = snli_accuracy(model, tokenizer, snli_test)
         print(f"[stage1] SNLI test accuracy ({len(snli_test)} pairs, fp32): {accuracy:.4f}")
@@ -290,6 +357,7 @@ def main() -> None:
             epochs=args.stage2_epochs,
             lr=args.stage2_lr,
             max_length=256,
+            teacher=teacher,
         )
         accuracy = snli_accuracy(model, tokenizer, snli_test)
         print(f"[stage2] SNLI test accuracy ({len(snli_test)} pairs, fp32): {accuracy:.4f}")
