@@ -105,15 +105,19 @@ class Teacher:
 
     @torch.no_grad()
     def logits(self, batch: list[tuple[str, str, int]], max_length: int) -> torch.Tensor:
-        enc = self.tokenizer(
-            [p[0] for p in batch],
-            [p[1] for p in batch],
-            truncation="only_first",
-            max_length=max_length,
-            padding=True,
-            return_tensors="pt",
-        )
-        return self.model(**enc).logits
+        return self.model(**encode(self.tokenizer, batch, max_length)).logits
+
+
+def encode(tokenizer: AutoTokenizer, batch: list[tuple[str, str, int]], max_length: int) -> dict:
+    """A batch of pairs as the network reads them in training: the premise is cut, never the claim."""
+    return tokenizer(
+        [p[0] for p in batch],
+        [p[1] for p in batch],
+        truncation="only_first",
+        max_length=max_length,
+        padding=True,
+        return_tensors="pt",
+    )
 
 
 def mixed_pairs(specs: list[str], rng: random.Random) -> list[tuple[str, str, int]]:
@@ -192,16 +196,8 @@ def train_stage(
     started, done_at_start, loss_sum, seen = time.time(), step, 0.0, 0
     while step < len(plan):
         batch = plan[step]
-        enc = tokenizer(
-            [p[0] for p in batch],
-            [p[1] for p in batch],
-            truncation="only_first",
-            max_length=max_length,
-            padding=True,
-            return_tensors="pt",
-        )
         labels = torch.tensor([p[2] for p in batch])
-        logits = model(**enc).logits
+        logits = model(**encode(tokenizer, batch, max_length)).logits
         if teacher is None:
             loss = nli_loss(logits, labels)
         else:
