@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-from pathlib import Path
 
 import pytest
 import torch
@@ -17,6 +16,7 @@ from scripts.train_nli import (
     Teacher,
     default_base,
     distill_loss,
+    encode,
     mixed_pairs,
     nli_loss,
     train_stage,
@@ -105,7 +105,7 @@ def test_a_student_trained_with_a_teacher_moves_to_its_probabilities(tmp_path):
         ("A dog runs in a park.", "An animal is outside.", 0),
         ("Two women cook.", "Nobody cooks.", 2),
     ] * 8
-    enc = tokenizer([p[0] for p in pairs], [p[1] for p in pairs], padding=True, return_tensors="pt")
+    enc = encode(tokenizer, pairs, 128)
     target = teacher.logits(pairs, 128)
     student = tiny_nli(2)
     before = kl_to(student, target, enc)
@@ -113,8 +113,8 @@ def test_a_student_trained_with_a_teacher_moves_to_its_probabilities(tmp_path):
     args.out.mkdir()
     train_stage("s", student, tokenizer, pairs * 4, args, epochs=6, lr=3e-3, max_length=128, teacher=teacher)
     after = kl_to(student.eval(), target, enc)
-    assert after < before / 3, before
-    assert Path(args.out / "s" / "config.json").exists()
+    assert after < before / 3, (before, after)
+    assert (args.out / "s" / "config.json").exists()
 
 
 def test_a_teacher_with_other_labels_is_refused(tmp_path):
