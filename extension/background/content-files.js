@@ -27,6 +27,7 @@ export const CONTENT_FILES = [
   'overlay/styles.js',
   'overlay/highlights.js',
   'overlay/badges.js',
+  'overlay/dock.js',
   'overlay/card.js',
   'overlay/summary-bar.js',
   'overlay/overlay.js',

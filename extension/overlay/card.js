@@ -43,6 +43,13 @@
    *   best first; label is the answer's marker for that page ("[5]") or its host
    */
 
+  /**
+   * @typedef {object} CardRoom  the room beside the answer (overlay.js roomBeside)
+   * @property {{left: {from: number, to: number}, right: {from: number, to: number}}} margins
+   * @property {'left'|'right'} side  the badges' side
+   * @property {{left: number, right: number, top: number, bottom: number}[]} lines  the answer's line boxes
+   */
+
   const { t } = CL.i18n;
 
   /** What one source says about the sentence, in a few words. @param {string} judgment */
@@ -184,8 +191,9 @@
      * @param {StatementView} view
      * @param {DOMRect} anchor  the badge's rectangle
      * @param {DOMRect[]} [avoid]  the other badges' rectangles: the card must not cover them
+     * @param {CardRoom|null} [room]  the room beside the answer: the card must not cover its words
      */
-    show(view, anchor, avoid = []) {
+    show(view, anchor, avoid = [], room = null) {
       const kind = CL.overlay.KINDS[view.kind];
       this.el.replaceChildren();
       this.quoteText = null;
@@ -232,7 +240,7 @@
         for (const found of elsewhere.found) this.addElsewhere(found);
       }
       this.el.hidden = false;
-      this.place(anchor, avoid);
+      this.place(anchor, avoid, room);
     }
 
     /**
@@ -306,15 +314,23 @@
     }
 
     /**
-     * Near the badge, inside the viewport, covering no other badge (placeCard).
+     * Beside the answer, at the height of its badge, in a margin wide enough (dock.js
+     * cardColumn): it covers none of the answer's words and pushes nothing. Without such a
+     * margin (a narrow window), near the badge, covering no other badge and as few of the
+     * answer's lines as it can (placeCard).
      * @param {DOMRect} anchor  the badge's rectangle (or the link that opened the card)
      * @param {DOMRect[]} [avoid]  the other badges
+     * @param {CardRoom|null} [room]
      */
-    place(anchor, avoid = []) {
+    place(anchor, avoid = [], room = null) {
       const view = /** @type {Window} */ (this.doc.defaultView);
-      const size = { width: this.el.offsetWidth || 420, height: this.el.offsetHeight || 200 };
       const viewport = { width: CL.overlay.viewportRight(this.doc), height: view.innerHeight };
-      const { left, top } = placeCard(anchor, size, viewport, avoid);
+      const column = room ? CL.overlay.cardColumn(room.margins, room.side) : null;
+      this.el.style.width = column ? `${Math.floor(column.width)}px` : '';
+      const size = { width: this.el.offsetWidth || (column ? column.width : 420), height: this.el.offsetHeight || 200 };
+      const { left, top } = column
+        ? { left: column.left, top: CL.overlay.clampTop(anchor.top, size.height, viewport.height) }
+        : placeCard(anchor, size, viewport, room ? [...avoid, ...room.lines] : avoid);
       this.el.style.left = `${Math.round(left)}px`;
       this.el.style.top = `${Math.round(top)}px`;
     }

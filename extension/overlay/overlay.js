@@ -85,6 +85,8 @@
       this.hoverIndex = -1;
       /** @type {{index: number, rects: DOMRect[]}[]} */
       this.hitRects = [];
+      /** @type {{margins: any, side: 'left'|'right', lines: DOMRect[]}|null} the room beside the answer (dock.js roomBeside) */
+      this.room = null;
 
       this.schedule = () => {
         if (!this.frame) this.frame = this.win.requestAnimationFrame(() => ((this.frame = 0), this.reposition()));
@@ -196,10 +198,15 @@
       const points = [...lines.values()].filter((l) => l.line).map(({ line }) => ({ x: line.left + line.width / 2, y: line.top + line.height / 2 }));
       const gutter = CL.overlay.chooseGutter(this.host, { left, right }, [...blocks.keys()], points, rtl);
       this.badges.layout(lines, gutter);
-      if (this.statements.size) this.bar.dock(gutter.side === 'right' ? 'left' : 'right');
+      if (left !== Infinity) {
+        const O = CL.overlay;
+        this.room = O.roomBeside({ left, right }, gutter, this.badgeRects(null), this.hitRects.flatMap(({ rects }) => rects), O.viewportRight(this.doc));
+      }
+      // The panel keeps to the side away from the badges, in a margin, or folds to a chip.
+      if (this.statements.size && this.room) this.bar.dock(CL.overlay.dockPanel(this.room.margins, gutter.side === 'right' ? 'left' : 'right'));
       if (this.card.open && this.card.index !== null) {
         const badge = this.badges.buttons.get(this.card.index);
-        if (badge && !badge.hidden) this.card.place(badge.getBoundingClientRect(), this.badgeRects(badge));
+        if (badge && !badge.hidden) this.card.place(badge.getBoundingClientRect(), this.badgeRects(badge), this.room);
       }
       // Counted on the host, so that a test can tell that the badges stand where the page now is
       // (a pass begun after its scroll, resize or re-render has ended) instead of guessing with
@@ -270,7 +277,7 @@
       this.openedBy = by;
       // A sentence the page no longer shows has no badge in view: the card opens by what opened it.
       const anchor = badge.hidden && this.returnTo ? this.returnTo : badge;
-      this.card.show(entry.view, anchor.getBoundingClientRect(), this.badgeRects(badge));
+      this.card.show(entry.view, anchor.getBoundingClientRect(), this.badgeRects(badge), this.room);
       badge.setAttribute('aria-expanded', 'true');
       this.refreshEvidence();
     }
@@ -337,7 +344,7 @@
         const index = this.card.index;
         const next = [...this.badges.buttons.entries()].filter(([i, b]) => i > index && !b.hidden).sort((a, b) => a[0] - b[0])[0];
         this.closeCard(false);
-        const target = next ? next[1] : /** @type {HTMLElement|null} */ (this.bar.panel.querySelector('a[href], button'));
+        const target = next ? next[1] : /** @type {HTMLElement|undefined} */ ([...this.bar.panel.querySelectorAll('a[href], button')].find((el) => !el.closest('[hidden]')));
         if (target) target.focus({ preventScroll: true });
       }
     }

@@ -74,6 +74,18 @@ ${Object.entries(PALETTE).map(([kind, c]) => `.k-${kind} { background: ${c.backg
 .panel { position: fixed; right: 16px; bottom: 16px; max-width: min(620px, calc(100vw - 32px)); border-radius: 12px;
   max-height: max(45vh, 120px); overflow: auto; background: #0f172a; color: #f8fafc; box-shadow: 0 8px 24px rgb(0 0 0 / 0.3); }
 .panel.dock-left { right: auto; left: 16px; }
+/* Docked in a margin beside the answer (dock.js): as tall as the window allows, as wide as the margin. */
+.panel.docked { max-width: none; max-height: calc(100vh - 32px); }
+.panel .chip { display: flex; flex-wrap: wrap; gap: 2px 8px; align-items: baseline; width: 100%; border: 0; border-radius: 12px; background: none; color: inherit;
+  font: inherit; padding: 8px 12px; cursor: pointer; text-align: left; }
+.panel .chip[hidden] { display: none; }
+.panel .chip:focus-visible { outline: 3px solid #93c5fd; outline-offset: 2px; }
+.panel .chip .what { text-decoration: underline; }
+.panel .chip .count { color: #fde68a; font-weight: 600; }
+.panel:not(.collapsed) .chip { border-bottom: 1px solid #334155; border-radius: 12px 12px 0 0; }
+/* Folded: the chip alone shows; the status line stays in the page for screen readers. */
+.panel.collapsed .attention, .panel.collapsed .bar button { display: none; }
+.panel.collapsed .bar { position: absolute; width: 1px; height: 1px; padding: 0; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 .panel.error { background: #7f1d1d; }
 .panel.warning { background: #78350f; }
 .bar { position: relative; display: flex;

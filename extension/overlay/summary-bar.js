@@ -7,6 +7,8 @@
 'use strict';
 (function (CL) {
   const { t, plural, percent } = CL.i18n;
+  // px: narrower than this, a chip would break its words; it then overlaps what it must
+  const CHIP_MIN = 120;
 
   class SummaryBar {
     /**
@@ -34,7 +36,24 @@
       this.list.className = 'attention';
       this.list.setAttribute('aria-label', t('summary_attention_list'));
       this.list.hidden = true;
-      this.panel.append(this.el, this.list);
+      this.el.id = 'citelens-summary-bar';
+      this.list.id = 'citelens-attention';
+      // Where no margin beside the answer holds the panel, it folds to this chip, which the
+      // reader opens on demand: the panel must not lie over the words it reports on.
+      this.chip = this.doc.createElement('button');
+      this.chip.type = 'button';
+      this.chip.className = 'chip';
+      this.chip.hidden = true;
+      this.chip.setAttribute('aria-controls', `${this.el.id} ${this.list.id}`);
+      this.chip.addEventListener('click', () => {
+        this.unfolded = !this.unfolded;
+        if (this.place) this.dock(this.place);
+      });
+      /** @type {{side: 'left'|'right', collapsed: boolean, left: number, width: number}|null} */
+      this.place = null;
+      this.unfolded = false;
+      this.attentionCount = 0;
+      this.panel.append(this.chip, this.el, this.list);
       layer.appendChild(this.panel);
     }
 
@@ -92,6 +111,8 @@
      */
     renderAttention() {
       const items = this.actions.attention ? this.actions.attention() : [];
+      this.attentionCount = items.length;
+      this.renderChip();
       this.list.hidden = !items.length;
       if (!items.length) return this.list.replaceChildren();
       const head = this.span('head', t('summary_attention_head', items.length));
@@ -131,11 +152,46 @@
     }
 
     /**
-     * Which bottom corner the panel keeps to: the one away from the badges, so that it covers none.
-     * @param {'left'|'right'} side
+     * Where the panel goes (dock.js dockPanel): a column in the margin beside the answer, or,
+     * with no margin wide enough, a chip in that margin's bottom corner, unfolded only while
+     * the reader wants it (it then lies over the page, as they asked).
+     * @param {{side: 'left'|'right', collapsed: boolean, left: number, width: number}} place
      */
-    dock(side) {
-      this.panel.classList.toggle('dock-left', side === 'left');
+    dock(place) {
+      this.place = place;
+      const folded = place.collapsed && !this.unfolded;
+      const style = this.panel.style;
+      this.panel.classList.toggle('dock-left', place.side === 'left');
+      this.panel.classList.toggle('docked', !place.collapsed);
+      this.panel.classList.toggle('collapsed', folded);
+      this.chip.hidden = !place.collapsed;
+      this.chip.setAttribute('aria-expanded', String(!folded));
+      this.renderChip();
+      for (const prop of ['left', 'right', 'width', 'max-width']) style.removeProperty(prop);
+      // Folded, the chip keeps to its margin, its words on two lines if need be.
+      if (folded) style.maxWidth = `${Math.floor(Math.max(place.width, CHIP_MIN))}px`;
+      if (!place.collapsed) {
+        style.left = `${Math.round(place.left)}px`;
+        style.right = 'auto';
+        style.width = `${Math.floor(place.width)}px`;
+      } else if (folded && place.side === 'left') {
+        style.left = `${Math.round(place.left)}px`;
+        style.right = 'auto';
+      } else if (folded) {
+        style.left = 'auto';
+        style.right = `${Math.round(CL.overlay.viewportRight(this.doc) - place.left)}px`;
+      }
+    }
+
+    /** The chip's words: what pressing it does, and how many sentences need attention. */
+    renderChip() {
+      const folded = this.panel.classList.contains('collapsed');
+      // Unfolded, the bar beneath says "CiteLens" already.
+      const parts = folded ? [this.brand(), this.span('what', t('summary_expand'))] : [this.span('what', t('summary_collapse'))];
+      if (folded && this.attentionCount) {
+        parts.push(this.span('count', plural(this.attentionCount, 'summary_chip_attention_one', 'summary_chip_attention_other', this.attentionCount)));
+      }
+      this.chip.replaceChildren(...parts);
     }
 
     /** @param {boolean} busy */
@@ -172,6 +228,8 @@
       this.panel.classList.remove('error', 'warning');
       if (kind) this.panel.classList.add(kind);
       this.list.hidden = true;
+      this.attentionCount = 0;
+      this.renderChip();
       this.el.setAttribute('role', 'status');
       const close = this.button('×', 'close', this.actions.onClose);
       close.setAttribute('aria-label', t('summary_close'));

@@ -126,6 +126,18 @@ function assertLayout(m, { rtl, width, label }) {
   }
 }
 
+/**
+ * Unfolds the summary where a narrow window folded it to its chip (issue 36 item 6.1), as a
+ * reader does by pressing the chip; nothing where it has a margin of its own.
+ */
+function unfold(page) {
+  return page.evaluate(() => {
+    const panel = document.querySelector('citelens-overlay').shadowRoot.querySelector('.panel');
+    if (panel.classList.contains('collapsed')) panel.querySelector('.chip').click();
+    return !panel.classList.contains('collapsed');
+  });
+}
+
 /** The element that has focus, looked for inside the overlay's shadow root. */
 function focused(page) {
   return page.evaluate(() => {
@@ -190,6 +202,7 @@ async function keyboardWalk(page, { press, shot, setSize, label }) {
   // A short window: the last sentence that needs attention is out of view; its link scrolls to
   // it and opens its card.
   await setSize(500);
+  assert.ok(await unfold(page), `${label}: the summary unfolds`);
   const last = attention[attention.length - 1];
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.evaluate((i) => document.querySelector('citelens-overlay').shadowRoot.querySelector(`.attention a[data-index="${i}"]`).focus(), last);
@@ -232,6 +245,7 @@ test('Chromium: layout at 1280 and 800 px, the accessibility tree, the keyboard 
       }
 
       // The accessibility tree as Chromium gives it to screen readers.
+      await unfold(page);
       const cdp = await browser.context.newCDPSession(page);
       const { nodes } = await cdp.send('Accessibility.getFullAXTree');
       const named = (role) => nodes.filter((n) => !n.ignored && n.role?.value === role).map((n) => n.name?.value ?? '');

@@ -19,6 +19,8 @@ const view = (index, kind = 'no_support') => ({
   sources: [{ n: 1, url: 'https://x.org/a', title: '', judgment: kind, irrelevant: false, reason: '', quotes: [] }],
 });
 const rect = (left, top, width, height) => ({ left, top, width, height, right: left + width, bottom: top + height });
+// Objects made in jsdom's realm: compared by value.
+const plain = (x) => JSON.parse(JSON.stringify(x));
 const overlaps = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 
 test('stackTops: badges of sentences that end on the same line go one under the other', () => {
@@ -99,5 +101,71 @@ test('the open card is placed off the other badges by the overlay itself', () =>
   const card = overlay.card.el;
   const box = rect(parseFloat(card.style.left), parseFloat(card.style.top), 420, 200);
   assert.ok(!overlaps(box, at(1)) && !overlaps(box, at(2)), JSON.stringify(box));
+  overlay.destroy();
+});
+
+test('dock: the panel and the card go into the margins beside the answer, past its badges; a narrow margin folds the panel', () => {
+  const { O } = overlayOn();
+  // 1280 px: the answer from 380 to 1100, its badges from 1100 to 1250 (Perplexity's layout).
+  const wide = O.freeMargins({ left: 380, right: 1100 }, { left: 1100, right: 1250 }, 1280);
+  assert.deepEqual(plain(wide), { left: { from: 8, to: 370 }, right: { from: 1260, to: 1272 } });
+  const panel = O.dockPanel(wide, 'left');
+  assert.deepEqual(plain(panel), { side: 'left', collapsed: false, left: 8, width: 362 });
+  assert.ok(panel.left + panel.width <= 380, 'left of the answer');
+  // The badges' side has no room for the card: the other margin, next to the answer.
+  assert.deepEqual(plain(O.cardColumn(wide, 'right')), { left: 8, width: 362 });
+  // 800 px: 214 px on the left, nothing right of the compact badges: a chip, and no column.
+  const narrow = O.freeMargins({ left: 224, right: 776 }, { left: 776, right: 800 }, 800);
+  assert.equal(O.dockPanel(narrow, 'left').collapsed, true);
+  assert.equal(O.cardColumn(narrow, 'right'), null);
+  // A wide window with room on the badges' side: the card goes there (the pointer's shortest way).
+  const roomy = O.freeMargins({ left: 500, right: 1200 }, { left: 1200, right: 1350 }, 1920);
+  assert.deepEqual(plain(O.cardColumn(roomy, 'right')), { left: 1360, width: 420 });
+  assert.equal(O.dockPanel(roomy, 'left').side, 'left');
+});
+
+test('the overlay docks its panel and places an open card in the margin, off the answer\'s lines', () => {
+  const { overlay, document } = overlayOn();
+  const range = document.createRange();
+  range.selectNodeContents(document.getElementById('s'));
+  for (const i of [0, 1, 2]) overlay.show(i, [range], view(i));
+  // Test-only: the badges' rectangles and the room a layout pass would find at 1280 px.
+  for (const [i, b] of overlay.badges.buttons) b.getBoundingClientRect = () => rect(1110, 300 + 25 * i, 100, 22);
+  const lines = [rect(380, 290, 720, 30), rect(380, 320, 720, 30)];
+  overlay.room = { margins: document.defaultView.CiteLens.overlay.freeMargins({ left: 380, right: 1100 }, { left: 1100, right: 1250 }, 1280), side: 'right', lines };
+  overlay.openCard(1, 'click');
+  const card = overlay.card.el;
+  const box = rect(parseFloat(card.style.left), parseFloat(card.style.top), parseFloat(card.style.width), 200);
+  for (const line of lines) assert.ok(!overlaps(box, line), JSON.stringify({ box, line }));
+  assert.equal(box.top, 325, 'at the height of its badge');
+  overlay.bar.dock(document.defaultView.CiteLens.overlay.dockPanel(overlay.room.margins, 'left'));
+  const panel = overlay.bar.panel;
+  assert.ok(panel.classList.contains('docked') && !panel.classList.contains('collapsed'));
+  assert.equal(panel.style.left, '8px');
+  assert.equal(panel.style.width, '362px');
+  assert.equal(overlay.bar.chip.hidden, true, 'no chip when the panel has its margin');
+  overlay.destroy();
+});
+
+test('a panel with no margin folds to a chip, a button that unfolds it on demand', () => {
+  const { overlay, document } = overlayOn();
+  const O = document.defaultView.CiteLens.overlay;
+  overlay.bar.done({ counts: { complete_support: 1 }, contradicted: 0 });
+  overlay.bar.dock(O.dockPanel(O.freeMargins({ left: 224, right: 776 }, { left: 776, right: 800 }, 800), 'left'));
+  const { panel, chip } = overlay.bar;
+  assert.ok(panel.classList.contains('collapsed'));
+  assert.equal(chip.hidden, false);
+  assert.equal(chip.tagName, 'BUTTON');
+  assert.equal(chip.getAttribute('aria-expanded'), 'false');
+  assert.equal(chip.getAttribute('aria-controls'), 'citelens-summary-bar citelens-attention');
+  assert.equal(chip.textContent, 'CiteLensShow summary');
+  assert.equal(panel.style.maxWidth, '206px', 'the chip keeps to its margin');
+  assert.equal(overlay.bar.el.getAttribute('role'), 'status', 'the status line stays for screen readers');
+  chip.click();
+  assert.ok(!panel.classList.contains('collapsed'));
+  assert.equal(chip.getAttribute('aria-expanded'), 'true');
+  assert.equal(chip.textContent, 'Fold summary');
+  chip.click();
+  assert.ok(panel.classList.contains('collapsed'));
   overlay.destroy();
 });

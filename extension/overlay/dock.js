@@ -1,0 +1,112 @@
+/*
+ * Where the summary panel and the evidence card go so that they cover none of the answer's
+ * words (issue 36 item 6.1): in the margins beside the answer, past its text and its badges'
+ * column. A margin too narrow for the panel folds it to a chip the reader opens on demand; one
+ * too narrow for the card leaves the card to placeCard (card.js), which then keeps it off the
+ * answer's lines as best it can.
+ *
+ * Runs in: content scripts. Pure: rectangles in, positions out.
+ */
+'use strict';
+(function (CL) {
+  const EDGE = 8; // px kept free at the viewport's edges
+  const GAP = 10; // px between the answer (or its badges) and what is docked beside it
+  // px below which the panel's words wrap a word a line: narrower, it folds to a chip
+  const PANEL_MIN = 240;
+  const PANEL_MAX = 420;
+  // px below which a card's quotes would be a column of single words
+  const CARD_MIN = 240;
+  const CARD_MAX = 420;
+
+  /**
+   * The free margins on each side of the answer, in viewport pixels.
+   * @param {{left: number, right: number}} answer  the edges of the answer's blocks
+   * @param {{left: number, right: number}|null} badges  the edges of its badges' column
+   * @param {number} viewportWidth  without the scrollbar
+   * @returns {{left: {from: number, to: number}, right: {from: number, to: number}}}
+   */
+  function freeMargins(answer, badges, viewportWidth) {
+    const inner = badges ? Math.min(answer.left, badges.left) : answer.left;
+    const outer = badges ? Math.max(answer.right, badges.right) : answer.right;
+    return {
+      left: { from: EDGE, to: Math.min(viewportWidth - EDGE, inner - GAP) },
+      right: { from: Math.max(EDGE, outer + GAP), to: viewportWidth - EDGE },
+    };
+  }
+
+  /** @param {{from: number, to: number}} m */
+  const widthOf = (m) => Math.max(0, m.to - m.from);
+
+  /**
+   * The margin to use: the preferred side when it is wide enough, else the wider one.
+   * @param {{left: {from: number, to: number}, right: {from: number, to: number}}} margins
+   * @param {'left'|'right'} prefer @param {number} min
+   * @returns {'left'|'right'}
+   */
+  function sideFor(margins, prefer, min) {
+    const other = prefer === 'left' ? 'right' : 'left';
+    if (widthOf(margins[prefer]) >= min) return prefer;
+    return widthOf(margins[other]) > widthOf(margins[prefer]) ? other : prefer;
+  }
+
+  /**
+   * The summary panel: a column in a margin wide enough for it, at the viewport's outer edge;
+   * else a chip in the bottom corner of the wider margin.
+   * @param {{left: {from: number, to: number}, right: {from: number, to: number}}} margins
+   * @param {'left'|'right'} prefer  the side away from the badges
+   * @returns {{side: 'left'|'right', collapsed: boolean, left: number, width: number}}
+   */
+  function dockPanel(margins, prefer) {
+    const side = sideFor(margins, prefer, PANEL_MIN);
+    const m = margins[side];
+    const room = widthOf(m);
+    if (room < PANEL_MIN) return { side, collapsed: true, left: side === 'left' ? m.from : m.to, width: room };
+    const width = Math.min(PANEL_MAX, room);
+    return { side, collapsed: false, left: side === 'left' ? m.from : m.to - width, width };
+  }
+
+  /**
+   * The card beside the answer, at the height of its badge, in the margin on the badges' side
+   * when it is wide enough (the pointer has the shortest way there), else in the other; null
+   * when neither holds a card.
+   * @param {{left: {from: number, to: number}, right: {from: number, to: number}}} margins
+   * @param {'left'|'right'} prefer  the badges' side
+   * @returns {{left: number, width: number}|null}
+   */
+  function cardColumn(margins, prefer) {
+    const side = sideFor(margins, prefer, CARD_MIN);
+    const m = margins[side];
+    const room = widthOf(m);
+    if (room < CARD_MIN) return null;
+    const width = Math.min(CARD_MAX, room);
+    // Next to the answer: the card reads with the sentence it belongs to.
+    return { left: side === 'left' ? m.to - width : m.from, width };
+  }
+
+  /**
+   * The room beside the answer for the panel and the card: the margins past its blocks and its
+   * badges' column, and the sentences' line boxes (what a card with no margin covers least).
+   * @param {{left: number, right: number}} answer  the edges of the answer's blocks
+   * @param {{side: 'left'|'right', compact?: boolean}} gutter  where the badges are (badges.js chooseGutter)
+   * @param {{left: number, right: number}[]} badges  the badges in view
+   * @param {{left: number, right: number, top: number, bottom: number}[]} lines  the sentences' line boxes
+   * @param {number} viewportWidth
+   */
+  function roomBeside(answer, gutter, badges, lines, viewportWidth) {
+    // The column the badges may take, as wide as their room says, or wider where one is.
+    const reach = (gutter.compact ? CL.overlay.BADGE_ROOM.compact : CL.overlay.BADGE_ROOM.full) + GAP;
+    const column = gutter.side === 'right' ? { left: answer.right, right: answer.right + reach } : { left: answer.left - reach, right: answer.left };
+    for (const r of badges) {
+      column.left = Math.min(column.left, r.left);
+      column.right = Math.max(column.right, r.right);
+    }
+    return { margins: freeMargins(answer, column, viewportWidth), side: gutter.side, lines };
+  }
+
+  /** A top that keeps a box of `height` inside the viewport, as near `wanted` as it can. */
+  function clampTop(/** @type {number} */ wanted, /** @type {number} */ height, /** @type {number} */ viewportHeight) {
+    return Math.max(EDGE, Math.min(wanted, viewportHeight - height - EDGE));
+  }
+
+  CL.overlay = Object.assign(CL.overlay || {}, { freeMargins, roomBeside, dockPanel, cardColumn, clampTop, DOCK: Object.freeze({ PANEL_MIN, CARD_MIN, EDGE }) });
+})((globalThis.CiteLens ??= {}));
