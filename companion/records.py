@@ -279,6 +279,11 @@ class CitationJudgment:
     # The combiner's calibrated probability of complete support, as the policy read it; None
     # where nothing was judged. `score` is the same but for a no-support verdict (combiner.banded).
     probability: float | None = None
+    # Where the source also says the opposite (a conflicting reading, policy.py): that sentence,
+    # shown beside the support ("supports: … / says otherwise: …").
+    says_otherwise: tuple[Evidence, ...] = ()
+    # A reason's particulars, e.g. "rule:en.another_number" -> {"claim": "2,000", "source": "4,500"}.
+    reason_details: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,6 +315,8 @@ class StatementJudgment:
     model: str = ""  # the name of the model that judged it (judges.py picks one by language)
     reasons: tuple[str, ...] = ()  # what decided the judgment (policy.py, docs/api.md "Reasons")
     probability: float | None = None  # as CitationJudgment's, for the citations read together
+    says_otherwise: tuple[Evidence, ...] = ()  # as CitationJudgment's, over its citations
+    reason_details: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     @property
     def unsupported_assertions(self) -> tuple[str, ...]:

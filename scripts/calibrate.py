@@ -23,6 +23,12 @@ through the policy that runs (policy.decide_statement), so the figures describe 
   MNLI pairs served until issue 27's candidates trained on them. The fit before the ceiling is also
   cross-validated (5 folds: fit on four, judge the fifth), and that figure is written beside the
   in-sample one;
+- last, `conflict` (issue 36: one on-topic window read as contradiction at it vetoes complete
+  support), by a rule written before any figure: the lowest bar of CONFLICT_BARS that costs the
+  citation calib parts at most CONFLICT_COST of mean balanced accuracy against the veto off, and
+  among those the one with the best mean balanced accuracy with the NLI pairs beside them (ties:
+  the higher bar). The citation parts hold no contradictions, so the veto can only cost there;
+  the NLI pairs are where it pays;
 and writes them into <model>/config.json. The held parts stay untouched for reporting; SNLI test
 accuracy is an argmax figure that no threshold touches.
 
@@ -245,6 +251,43 @@ def cross_validated(
     return float(np.mean(scores))
 
 
+CONFLICT_BARS = (1.01, 0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 0.55, 0.5)
+CONFLICT_COST = 0.005
+
+
+def conflict_bar(
+    sets: Sequence[Sequence[tuple[ClaimFacts | None, str]]],
+    with_nli: Sequence[Sequence[tuple[ClaimFacts | None, str]]],
+    combiner: Combiner,
+    t: Thresholds,
+) -> Thresholds:
+    """`t` with the conflict bar of the module docstring's rule (never above the contradiction
+    bar, where a window's reading contradicts the claim outright)."""
+    off = mean_ba(sets, combiner, dataclasses.replace(t, conflict=1.01))
+    bars = [b for b in CONFLICT_BARS if b >= 1 or b <= t.contradiction]
+    affordable = [
+        b for b in bars if mean_ba(sets, combiner, dataclasses.replace(t, conflict=b)) >= off - CONFLICT_COST
+    ]
+    best = max(
+        affordable,
+        key=lambda b: (mean_ba(with_nli, combiner, dataclasses.replace(t, conflict=b)), b),
+    )
+    return dataclasses.replace(t, conflict=best)
+
+
+def conflict_curve(
+    sets: Sequence[Sequence[tuple[ClaimFacts | None, str]]],
+    with_nli: Sequence[Sequence[tuple[ClaimFacts | None, str]]],
+    combiner: Combiner,
+    t: Thresholds,
+) -> dict[str, list[float]]:
+    """Per candidate bar: the citation parts' mean balanced accuracy, and with the NLI pairs."""
+    return {
+        str(b): [round(mean_ba(s, combiner, dataclasses.replace(t, conflict=b)), 4) for s in (sets, with_nli)]
+        for b in CONFLICT_BARS
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -279,7 +322,15 @@ def main() -> None:
         combiner_weights=(),
         thresholds=dataclasses.replace(nli.config.thresholds, contradiction=contradiction),
     )
-    judge = Judge(nli, base)
+    # Read as if the conflict bar were its lowest candidate, so that every window it could veto on
+    # is read again with the page's context as at run time; the fits below start with it off.
+    judge = Judge(
+        nli,
+        dataclasses.replace(
+            base, thresholds=dataclasses.replace(base.thresholds, conflict=min(CONFLICT_BARS))
+        ),
+    )
+    base = dataclasses.replace(base, thresholds=dataclasses.replace(base.thresholds, conflict=1.01))
     names = ("attributionbench", "wice")
     sets = [collect(judge, fmt, read_rows(args.splits / f"{fmt}.{args.part}.jsonl")) for fmt in names]
 
@@ -305,6 +356,7 @@ def main() -> None:
     chosen = dataclasses.replace(
         chosen, thresholds=dataclasses.replace(chosen.thresholds, contradiction_ceiling=best)
     )
+    chosen = dataclasses.replace(chosen, thresholds=conflict_bar(sets, with_nli, combiner, chosen.thresholds))
     x, y, w = design(sets)
     _, out_of_fold = choose_l2(x, y, w)
     brier, ece = calibration_error(out_of_fold, y, w)
@@ -333,6 +385,7 @@ def main() -> None:
         "combiner_brier_cv": round(brier, 4),
         "combiner_ece_cv": round(ece, 4),
         "wice_macro_f1": round(f1, 4),
+        "conflict_curve": conflict_curve(sets, with_nli, combiner, chosen.thresholds),
     }
     config_path.write_text(json.dumps(config, indent=2) + "\n")
     print(

@@ -136,7 +136,7 @@ class Progress:
 
     def __init__(self, args: argparse.Namespace, meta: dict) -> None:
         self.outside = args.checkpoints / args.name
-        self.committed = HERE / "models" / "training" / args.name
+        self.committed = args.state_root / args.name
         self.meta = meta
         self.commit = args.commit
 
@@ -173,6 +173,7 @@ class Progress:
         moments = folder / "moments.safetensors"
         if optimizer is None:  # finished: the adapters are all that is kept
             moments.unlink(missing_ok=True)
+            (folder / "rng.safetensors").unlink(missing_ok=True)
         else:
             save_file(_moments(model, optimizer), folder / "moments.tmp")
             os.replace(folder / "moments.tmp", moments)
@@ -253,6 +254,15 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=HERE.parent / "shared" / "data")
     parser.add_argument("--splits", type=Path, default=HERE / "runs" / "splits")
     parser.add_argument("--checkpoints", type=Path, default=Path.home() / ".cache" / "citelens" / "runs")
+    parser.add_argument(
+        "--state-root",
+        type=Path,
+        default=HERE / "models" / "training",
+        help="where the committed state lives",
+    )
+    parser.add_argument(
+        "--out", type=Path, default=HERE / "runs", help="the finished reader goes to OUT/<name>/final"
+    )
     parser.add_argument("--layers", type=int, default=8)
     parser.add_argument("--rank", type=int, default=16)
     parser.add_argument("--lr", type=float, default=2e-4)
@@ -265,6 +275,7 @@ def main() -> None:
     parser.add_argument("--commit-every", type=float, default=40.0, help="minutes between committed states")
     parser.add_argument("--commit", action="store_true", help="git-commit the compact state each time")
     parser.add_argument("--max-minutes", type=float, default=None, help="stop cleanly after this long")
+    parser.add_argument("--max-steps", type=int, default=None, help="stop cleanly at this step")
     parser.add_argument("--log-every", type=int, default=25)
     args = parser.parse_args()
 
@@ -331,17 +342,19 @@ def main() -> None:
             loss_sum, seen = 0.0, 0
         if step % args.save_every == 0 and step < total:
             progress.save_outside(model, optimizer, step)
-        out_of_time = args.max_minutes is not None and elapsed > args.max_minutes * 60
+        out_of_time = (args.max_minutes is not None and elapsed > args.max_minutes * 60) or (
+            args.max_steps is not None and step >= args.max_steps
+        )
         if step < total and (time.time() - last_commit > args.commit_every * 60 or out_of_time):
             progress.save_outside(model, optimizer, step)
             progress.save_committed(model, optimizer, step, total)
             last_commit = time.time()
         if out_of_time:
-            print(f"[train] stopped at step {step}/{total} after {args.max_minutes} min", flush=True)
+            print(f"[train] stopped at step {step}/{total}", flush=True)
             return
 
     progress.save_committed(model, None, step, total)
-    final = HERE / "runs" / args.name / "final"
+    final = args.out / args.name / "final"
     merged = model.merge_and_unload()
     merged.save_pretrained(final)
     tokenizer.save_pretrained(final)

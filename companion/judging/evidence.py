@@ -18,8 +18,12 @@ from .reading import SourceReading
 __all__ = ["contradicting_quote", "covering_quote", "quote"]
 
 
-def covering_quote(claim: str, source: SourceReading, judging: Judging) -> tuple[Evidence, ...]:
-    """The fewest candidate sentences that together hold every word of the claim the source holds.
+def covering_quote(
+    claim: str, source: SourceReading, judging: Judging, says_otherwise: frozenset[int] = frozenset()
+) -> tuple[Evidence, ...]:
+    """The fewest candidate sentences that together hold every word of the claim the source holds,
+    none of them one that says the opposite (`says_otherwise`, policy.SourceFacts): "It is not: the
+    Eiffel Tower is not made of steel" holds every word of "The tower is made of steel".
 
     Greedy set cover over the sentences the model read, the model's entailment breaking ties, so
     a claim of several facts gets a sentence for each fact. Chosen over the smallest set the model
@@ -29,7 +33,8 @@ def covering_quote(claim: str, source: SourceReading, judging: Judging) -> tuple
     reading: dict[int, float] = {}
     for window, score in zip(source.windows, source.window_scores, strict=True):
         for i in range(window.first, window.last + 1):
-            reading[i] = max(reading.get(i, 0.0), score.entailment)
+            if i not in says_otherwise:
+                reading[i] = max(reading.get(i, 0.0), score.entailment)
     wanted = set(content_terms(claim, source.language))
     held = {
         i: wanted & set(content_terms(source.document.sentences[i].text, source.language)) for i in reading
@@ -45,7 +50,7 @@ def covering_quote(claim: str, source: SourceReading, judging: Judging) -> tuple
         covered |= held[best]
     best_window = source.best_window()
     if not chosen and best_window is not None:  # nothing shares a word: the model's best reading
-        chosen = list(range(best_window.first, best_window.last + 1))
+        chosen = [i for i in range(best_window.first, best_window.last + 1) if i not in says_otherwise]
     return tuple(quote(source.document, i, source.url, judging) for i in sorted(chosen))
 
 

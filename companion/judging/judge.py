@@ -49,7 +49,7 @@ from ..typedefs import NLIBackend
 from .alce import irrelevant
 from .combiner import Combiner, banded
 from .evidence import contradicting_quote, covering_quote
-from .meaning import read_meaning, window_findings
+from .meaning import read_meaning, says_opposite, swapped_number, window_findings
 from .policy import (
     AtomFacts,
     ClaimFacts,
@@ -191,6 +191,8 @@ class Judge:
             recall=int(complete),
             features=tuple(round(f, 4) for f in facts.features),
             reasons=verdict.reasons,
+            says_otherwise=_unique(e for cj in per_citation for e in cj.says_otherwise),
+            reason_details=verdict.details,
         )
 
     def elsewhere(
@@ -228,7 +230,7 @@ class Judge:
             facts = self._source_facts(claim, relator, reading)
             verdict = decide_source(facts, self.combiner, self.thresholds)
             if verdict.judgment in ("complete_support", "partial_support"):
-                evidence = covering_quote(claim, reading, self.judging)
+                evidence = covering_quote(claim, reading, self.judging, facts.says_otherwise)
                 score = round(banded(verdict.score, verdict.judgment, self.thresholds), 4)
                 found.append(FoundElsewhere(url, cited_by.get(url), verdict.judgment, score, evidence))
         found.sort(key=lambda f: (f.judgment != "complete_support", -f.score, f.url))
@@ -256,29 +258,57 @@ class Judge:
         a window refutes what the page says, not what the page says in another sentence."""
         meaning = read_meaning(relator, reading.most_entailing_sentences())
         numbers = page_index(reading.document).numbers
+        t = self.thresholds
         windows = []
         for window, score, on_topic in zip(reading.windows, reading.window_scores, reading.on_topic):
             if not on_topic:
                 continue
             confirmed = score.contradiction
-            if confirmed >= self.thresholds.contradiction:
+            if confirmed >= min(t.contradiction, t.conflict):
                 context = given_elsewhere(reading.document, window, claim, reading.language)
                 if context:
                     confirmed = self.nli.score([(f"{context} {window.text}", claim)])[0].contradiction
-            windows.append(
-                WindowFacts(
-                    score.contradiction,
-                    confirmed,
-                    window_findings(relator, reading.window_sentences(window), numbers),
-                )
+            sentences = reading.window_sentences(window)
+            rules = window_findings(relator, sentences, numbers)
+            swapped = (
+                swapped_number(relator, sentences, numbers)
+                if any(r.family == "another_number" for r in rules)
+                else None
             )
+            windows.append(WindowFacts(score.contradiction, confirmed, rules, swapped))
         return SourceFacts(
             tuple(self._alone(relator.claim.text, reading)),
             reading.best_reading,
             meaning.hedges,
             meaning.contradictions,
             tuple(windows),
+            self._says_otherwise(relator, reading, numbers),
         )
+
+    def _says_otherwise(
+        self, relator: Relator, reading: SourceReading, numbers: frozenset[str]
+    ) -> frozenset[int]:
+        """The sentences the model or a rule reads as the opposite of the claim: each read by the
+        shortest on-topic window that holds it (a one-sentence window is that sentence's own
+        reading), at the conflict bar or the contradiction bar, whichever is lower; and each that
+        restates the claim negated or with another number (meaning.says_opposite)."""
+        bar = min(self.thresholds.conflict, self.thresholds.contradiction)
+        shortest: dict[int, tuple[int, float]] = {}
+        for window, score, on_topic in zip(reading.windows, reading.window_scores, reading.on_topic):
+            if not on_topic:
+                continue
+            size = window.last - window.first
+            for i in range(window.first, window.last + 1):
+                known = shortest.get(i)
+                if known is None or (size, -score.contradiction) < (known[0], -known[1]):
+                    shortest[i] = (size, score.contradiction)
+        read = {i for i, (_, contradiction) in shortest.items() if contradiction >= bar}
+        sentences = reading.document.sentences
+        candidates = {i for w in reading.windows for i in range(w.first, w.last + 1)} | set(
+            reading.joined_indices
+        )
+        said = {i for i in candidates if says_opposite(relator, sentences[i].text, numbers)}
+        return frozenset(read | said)
 
     def _together(
         self, claim: str, text: str, readings: Sequence[SourceReading]
@@ -361,11 +391,14 @@ class Judge:
 
     def _citation_judgment(self, citation: Citation, read: StatementReading) -> CitationJudgment:
         source = read.readings[citation.url]
+        facts = read.facts.sources[citation.url]
         verdict = decide_citation(read.facts, citation.url, self.combiner, self.thresholds)
+        conflict = "model.conflicting_reading" in verdict.reasons
+        opposite = contradicting_quote(source, self.judging) if conflict or verdict.contradicted else ()
         if verdict.judgment == "no_support" and verdict.contradicted:
-            evidence = contradicting_quote(source, self.judging)
+            evidence, opposite = opposite, ()
         else:
-            evidence = covering_quote(read.claim, source, self.judging)
+            evidence = covering_quote(read.claim, source, self.judging, facts.says_otherwise)
         return CitationJudgment(
             citation=citation,
             judgment=verdict.judgment,
@@ -378,6 +411,8 @@ class Judge:
             reading=source.first_reading,
             unsupported=tuple(read.facts.atoms[i].text for i in verdict.unsupported),
             reasons=verdict.reasons,
+            says_otherwise=opposite,
+            reason_details=verdict.details,
         )
 
 

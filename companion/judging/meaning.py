@@ -46,12 +46,19 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..text.language import lexicon
+from ..text.language import Lexicon, lexicon
 from ..text.retrieve import content_terms
 from .relation import RESTATED, Relation, Relator
 from .rulebook import Rule, RuleBook, rule_book
 
-__all__ = ["Reading", "read_meaning", "reports_unsettled", "window_findings"]
+__all__ = [
+    "Reading",
+    "read_meaning",
+    "reports_unsettled",
+    "says_opposite",
+    "swapped_number",
+    "window_findings",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +123,23 @@ def window_findings(
         "another_number": lambda: _restates_another_number(relator, sentences, page_numbers),
     }
     return tuple(r for r in relator.rules.rules if r.family in checks and checks[r.family]())
+
+
+def says_opposite(relator: Relator, sentence: str, page_numbers: frozenset[str]) -> bool:
+    """Whether the sentence, read alone, says the opposite of the statement in its own words: it
+    restates it with a negation on it or between its words, or with another number. Such a
+    sentence is never quoted as the statement's support (evidence.py), whichever rules the
+    language's file ships: the quote is what a reader checks, and a quote that negates the claim
+    under "supports it" is the worst thing the overlay can show."""
+    claim = relator.claim
+    if claim.negates or claim.reports:
+        return False
+    relation = relator.relate(sentence)
+    if not relation.has("frame") and (
+        _qualified(relation, "negation") or _negated_between(relator, relation)
+    ):
+        return True
+    return swapped_number(relator, (sentence,), page_numbers) is not None
 
 
 def reports_unsettled(sentence: str, language: str) -> bool:
@@ -282,30 +306,70 @@ def _restates_negated(relator: Relator, sentences: Sequence[str]) -> bool:
 def _restates_another_number(
     relator: Relator, sentences: Sequence[str], page_numbers: frozenset[str]
 ) -> bool:
-    """Whether a sentence restates the statement with another number in place of its one ("began
-    in Egypt more than 4,500 years ago" for "…about 2,000 years ago"), and the statement's number
-    is nowhere on the page (`page_numbers`, as the page index keeps them): a page that also says
-    the statement's number ("now 330 metres" beside "300 metres when it opened") is about another
-    time or thing, not a refutation. Numbers within 10 % of each other are one approximate
-    figure."""
+    return swapped_number(relator, sentences, page_numbers) is not None
+
+
+def swapped_number(
+    relator: Relator, sentences: Sequence[str], page_numbers: frozenset[str]
+) -> tuple[str, str] | None:
+    """The statement's number and the one a sentence restates it with instead ("began in Egypt
+    more than 4,500 years ago" for "…about 2,000 years ago"), both as written; None where no
+    sentence does. The statement's number must be nowhere on the page (`page_numbers`, as the page
+    index keeps them): a page that also says the statement's number ("now 330 metres" beside "300
+    metres when it opened") is about another time or thing, not a refutation. Numbers within 10 %
+    of each other are one approximate figure."""
     said = relator.claim.terms
+    words_of = lexicon(relator.rules.language)
     for relation in map(relator.relate, sentences):
         # The statement's number is the one word allowed to differ.
         if relation.terms_matched < RESTATED * (len(said) - 1):
             continue
         words = relation.terms
+        # Each side of a replaced run holding exactly one number: "about 2,000" for "at least
+        # 4,500" replaces one term with two.
         swaps = [
-            (said[i1], words[j1])
+            (mine[0], theirs[0])
             for op, i1, i2, j1, j2 in relation.term_ops
-            if op == "replace" and i2 - i1 == 1 and j2 - j1 == 1 and _number(said[i1]) and _number(words[j1])
+            if op == "replace"
+            and len(mine := [t for t in said[i1:i2] if _number(t) is not None]) == 1
+            and len(theirs := [t for t in words[j1:j2] if _number(t) is not None]) == 1
         ]
         if len(swaps) != 1 or swaps[0][0] in page_numbers:
             continue
-        mine, theirs = (_number(n) for n in swaps[0])
-        assert mine is not None and theirs is not None
-        if abs(mine - theirs) > 0.1 * max(abs(mine), abs(theirs)):
-            return True
+        mine_value, theirs_value = (_number(n) for n in swaps[0])
+        assert mine_value is not None and theirs_value is not None
+        if abs(mine_value - theirs_value) <= 0.1 * max(abs(mine_value), abs(theirs_value)):
+            continue
+        claimed = _as_written(swaps[0][0], relator.claim.text, words_of)
+        if _within_bound(relator.claim.text, claimed, mine_value, theirs_value, relator.rules.language):
+            continue
+        return claimed, _as_written(swaps[0][1], relation.sentence, words_of)
+    return None
+
+
+# A claim's bound is not a value: "more than 2,000 years ago" holds where the page says "4,500".
+_BOUNDS = {
+    "en": (
+        r"(more than|over|at least|upwards of|in excess of)",
+        r"(less than|under|at most|fewer than|up to)",
+    ),
+    "fr": (r"(plus de|au moins|au-delà de)", r"(moins de|au plus|jusqu'à)"),
+}
+
+
+def _within_bound(claim: str, number: str, mine: float, theirs: float, language: str) -> bool:
+    lower, upper = _BOUNDS.get(language, ("$^", "$^"))
+    before = claim[: claim.find(number)].lower() if number in claim else ""
+    if re.search(lower + r"\s*$", before):
+        return theirs >= mine
+    if re.search(upper + r"\s*$", before):
+        return theirs <= mine
     return False
+
+
+def _as_written(number: str, text: str, words: Lexicon) -> str:
+    """A number as the text writes it ("2,000" for the term "2000")."""
+    return next((n for n in words.number.findall(text) if words.to_number(n) == number), number)
 
 
 def _number(term: str) -> float | None:

@@ -16,19 +16,24 @@ The rules of the decision (the verifiability study's labels, FActScore's atomic 
 - a contradiction is the model's, at `contradiction`, on an on-topic window that still reads so
   with the page's other sentences about the claim's names; or a rule's (`contradict`), or a
   rule's that needs the model's contradiction on the same window at `negated_contradiction`;
+- one reading of the opposite vetoes complete support (issue 36): an on-topic window of any cited
+  source read as contradiction at the model's `conflict` bar, under the contradiction bar, leaves
+  the statement at most partial (`model.conflicting_reading`), whatever another window says: the
+  verifiability study records contradictions between and within sources, and a reader who trusts
+  green must never be sent past a sentence that says the opposite;
 - partial support is a combined score at `partial` with no contradiction, or some facts
   supported and some not; a contradiction that leaves no fact unsupported is no support.
 
 Every verdict names what decided it, as reason ids (docs/api.md, "Reasons"):
 `model.entailment` (the model reads support), `model.no_entailment`, `model.contradiction`,
-`score.below_complete`, `score.below_partial`, `claims.unsupported`, and `rule:<id>` for a rule
-of companion/judging/rules/.
+`model.conflicting_reading`, `score.below_complete`, `score.below_partial`, `claims.unsupported`,
+and `rule:<id>` for a rule of companion/judging/rules/.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..model.folder import Thresholds
 from ..records import Entailment, Judgment
@@ -43,6 +48,7 @@ __all__ = [
     "WindowFacts",
     "against",
     "atom_score",
+    "conflicting",
     "decide",
     "decide_citation",
     "decide_source",
@@ -58,9 +64,12 @@ class WindowFacts:
     contradiction: float  # the model's
     # The model's contradiction once the page's sentences giving the claim's missing names and
     # numbers are read with the window (reading.given_elsewhere); read only where `contradiction`
-    # reached the bar, otherwise equal to it.
+    # reached the contradiction or the conflict bar, otherwise equal to it. Both must reach a bar.
     confirmed: float
     rules: tuple[Rule, ...] = ()  # the contradiction rules that fire on it (meaning.window_findings)
+    # Where a sentence restates the claim with another number: (the claim's, the source's), as
+    # written; the verdict's reason names both.
+    numbers: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +81,9 @@ class SourceFacts:
     hedges: tuple[str, ...] = ()  # ids of the rules that find it not asserting the claim
     contradictions: tuple[str, ...] = ()  # ids of the rules that find it saying the opposite
     windows: tuple[WindowFacts, ...] = ()
+    # The Document's sentences that the model (at the conflict bar) or a rule reads as saying the
+    # opposite of the claim: never quoted as its support (evidence.covering_quote).
+    says_otherwise: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,13 +118,15 @@ class Decision:
     score: float
     reasons: tuple[str, ...]
     contradicted: bool = False  # some source contradicts it (the reasons say which and how)
+    # A reason's particulars: "rule:en.another_number" -> {"claim": "2,000", "source": "4,500"}.
+    details: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
 
 def against(source: SourceFacts, t: Thresholds) -> tuple[str, ...]:
     """The reasons this source contradicts the claim; empty where it does not."""
     found = [f"rule:{r}" for r in source.contradictions]
     for window in source.windows:
-        if window.confirmed >= t.contradiction:
+        if min(window.contradiction, window.confirmed) >= t.contradiction:
             found.append("model.contradiction")
         for rule in window.rules:
             if rule.effect == "contradict" or (
@@ -120,6 +134,23 @@ def against(source: SourceFacts, t: Thresholds) -> tuple[str, ...]:
             ):
                 found.append(f"rule:{rule.id}")
     return tuple(dict.fromkeys(found))
+
+
+def conflicting(source: SourceFacts, t: Thresholds) -> bool:
+    """Whether an on-topic window of this source reads as the opposite of the claim at the conflict
+    bar (with the page's other sentences about the claim's names, as for a contradiction)."""
+    return any(min(window.contradiction, window.confirmed) >= t.conflict for window in source.windows)
+
+
+def details(sources: Sequence[SourceFacts]) -> dict[str, dict[str, str]]:
+    """The particulars of the reasons these sources give: the two numbers that disagree."""
+    for source in sources:
+        for window in source.windows:
+            for rule in window.rules:
+                if window.numbers and rule.family == "another_number":
+                    claim, said = window.numbers
+                    return {f"rule:{rule.id}": {"claim": claim, "source": said}}
+    return {}
 
 
 def decide(
@@ -174,8 +205,12 @@ def decide_statement(facts: ClaimFacts, combiner: Combiner, t: Thresholds) -> De
         hedges = tuple(dict.fromkeys(f"rule:{r}" for s in facts.sources.values() for r in s.hedges))
     if not _model_reads(facts, t):
         hedges += ("model.no_entailment",)
+    if not contra and any(conflicting(s, t) for s in facts.sources.values()):
+        hedges = ("model.conflicting_reading",) + hedges
     judgment, unsupported, reasons = decide(score, atoms, contra, hedges, t)
-    return Decision(judgment, unsupported, score, reasons, bool(contra))
+    return Decision(
+        judgment, unsupported, score, reasons, bool(contra), details(list(facts.sources.values()))
+    )
 
 
 def decide_citation(facts: ClaimFacts, url: str, combiner: Combiner, t: Thresholds) -> Decision:
@@ -197,8 +232,10 @@ def _decide_one(
     score = combiner.score(source.features)
     hedges = tuple(f"rule:{r}" for r in source.hedges) + (("model.no_entailment",) if model_unread else ())
     contra = against(source, t)
+    if not contra and conflicting(source, t):
+        hedges = ("model.conflicting_reading",) + hedges
     judgment, unsupported, reasons = decide(score, atoms, contra, hedges, t)
-    return Decision(judgment, unsupported, score, reasons, bool(contra))
+    return Decision(judgment, unsupported, score, reasons, bool(contra), details([source]))
 
 
 def atom_score(atom: AtomFacts, combiner: Combiner) -> float:

@@ -42,6 +42,9 @@ class Thresholds:
     # this (policy.reads): fitted on NLI pairs with contradictions (scripts/calibrate.py); above
     # 1, off.
     contradiction_ceiling: float = 1.01
+    # One on-topic window read as contradiction at or above this vetoes complete support, whatever
+    # the other windows say (policy.conflicting): fitted by scripts/calibrate.py; above 1, off.
+    conflict: float = 1.01
 
 
 @dataclass(frozen=True, slots=True)

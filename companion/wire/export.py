@@ -9,7 +9,7 @@ evidence (exact / prefix / suffix), and the ALCE figures of the whole page.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
 from .. import __version__
@@ -86,10 +86,16 @@ def _per_citation(cj: CitationJudgment) -> Json:
         "evidence": [_evidence(e) for e in cj.evidence],
         "unsupported_assertions": list(cj.unsupported),
         "reasons": list(cj.reasons),
+        "reason_details": _details(cj.reason_details),
+        "says_otherwise": [_evidence(e) for e in cj.says_otherwise],
     }
     if cj.reason:
         out["reason"] = cj.reason
     return out
+
+
+def _details(details: Mapping[str, Mapping[str, str]]) -> Json:
+    return {reason: dict(values) for reason, values in details.items()}
 
 
 def _found(found: FoundElsewhere) -> Json:
@@ -118,6 +124,7 @@ def _statement_line(result: StatementJudgment, units: Utf16Offsets) -> Json:
         "score": result.score,
         "probability": result.probability,
         "reasons": list(result.reasons),
+        "reason_details": _details(result.reason_details),
         "per_citation": [_per_citation(cj) for cj in result.per_citation],
         "evidence_sentences": [e.text for e in result.evidence],
         "unsupported_assertions": list(result.unsupported_assertions),
@@ -344,6 +351,8 @@ def _card(statement: Json, pc: Json, via: dict[Any, Any]) -> Json:
         "probability": pc.get("probability"),
         "reason": pc.get("reason"),
         "reasons": pc.get("reasons", []),
+        "reason_details": pc.get("reason_details", {}),
+        "says_otherwise_sentences": [e["text"] for e in pc.get("says_otherwise", [])],
         "statement_reasons": statement.get("reasons", []),
         "via": via.get(pc["url"], "companion"),
         "cited_by": statement.get("cited_by"),

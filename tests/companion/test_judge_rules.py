@@ -255,3 +255,52 @@ def test_the_negation_rule_refutes_where_the_model_reads_a_contradiction():
     # partial support, for the negation in the sentence beside it: the judging core's issue 26.)
     supported = judged(iron)
     assert supported.judgment != "no_support" and not supported.contradicted, supported
+
+
+# --- issue 36: the myth page never green, its quote never the sentence that says otherwise ---------
+
+MYTH_PAGE = [
+    "Many visitors assume that such a tall tower must be made of steel.",
+    "It is not: the Eiffel Tower is not made of steel.",
+    "The tower was built entirely of puddled iron, a kind of wrought iron, because steel was "
+    "still expensive and less proven in 1887.",
+]
+STEEL = "The Eiffel Tower is made of steel."
+
+
+def _judge_myth(nli: ScriptedNLI, thresholds: Thresholds) -> StatementJudgment:
+    no_rules = dataclasses.replace(rule_book("en"), rules=())
+    judge = Judge(nli, dataclasses.replace(fake_model(), thresholds=thresholds), rules=lambda _: no_rules)
+    document, _ = document_from_passages("https://example.org/eiffel", "Eiffel", MYTH_PAGE)
+    citation = Citation(id="c1", marker="1", url=document.url, offset=len(STEEL))
+    statement = Statement(0, STEEL, (0, len(STEEL)), (citation,))
+    return judge.judge(statement, {document.url: SourceResult(document.url, document, "")})
+
+
+def test_a_window_read_as_the_opposite_keeps_the_myth_page_from_green_and_is_shown_as_such():
+    # The real model's readings, set well clear of the bars: it reads the puddled-iron sentence as
+    # entailing "made of steel" (0.96) and the refutation as a contradiction at 0.71-0.75, under
+    # the 0.9 contradiction bar: that was a green badge quoting the refutation.
+    nli = ScriptedNLI(
+        [
+            ("puddled iron", STEEL, Entailment(0.96, 0.03, 0.01)),
+            ("is not made of steel", STEEL, Entailment(0.20, 0.05, 0.75)),
+        ]
+    )
+    result = _judge_myth(nli, dataclasses.replace(T, conflict=0.6))
+    assert result.judgment == "partial_support" and not result.contradicted
+    assert result.reasons[0] == "model.conflicting_reading"
+    cited = result.per_citation[0]
+    assert MYTH_PAGE[1] not in [e.text for e in cited.evidence]
+    assert [e.text for e in cited.says_otherwise] == [MYTH_PAGE[1]]
+    # The bar off: complete, as before the veto; the refutation is still never its quote.
+    old = _judge_myth(nli, dataclasses.replace(T, conflict=1.01))
+    assert old.judgment == "complete_support"
+    assert MYTH_PAGE[1] not in [e.text for e in old.evidence]
+
+
+def test_a_sentence_that_restates_the_claim_negated_is_never_its_quote_whatever_the_model_reads():
+    # The model reads the refutation as support here; the sentence's own words say otherwise.
+    nli = ScriptedNLI([("is not made of steel", STEEL, Entailment(0.90, 0.05, 0.05))])
+    result = _judge_myth(nli, T)
+    assert MYTH_PAGE[1] not in [e.text for c in result.per_citation for e in c.evidence]

@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 
 from companion.judging.meaning import read_meaning as _read_meaning
-from companion.judging.meaning import reports_unsettled, window_findings
+from companion.judging.meaning import reports_unsettled, swapped_number, window_findings
 from companion.judging.relation import Relator
 from companion.judging.rulebook import _ENGLISH_ONLY, FAMILIES, Rule, rule_book
 from companion.text.segment import split_sentences
@@ -461,3 +461,51 @@ def test_the_rules_read_the_documents_sentences_not_a_resplit():
     page = "It is often said that the U.S. Senate passed the bill in 2019."
     assert sentences(page) == [page]
     assert "framed" in kinds(statement, page)
+
+
+# --- issue 36 item 4: numbers and dates that disagree ---------------------------------------------
+
+EGYPT = (
+    "Beekeeping in man-made hives began in ancient Egypt at least 4,500 years ago, where reliefs in "
+    "the sun temple of Nyuserre show workers smoking hives."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "sentence", "page", "found"),
+    [
+        (
+            "Honeybees were first kept in hives in ancient Egypt about 2,000 years ago.",
+            EGYPT,
+            {"4500"},
+            ("2,000", "4,500"),
+        ),
+        # a bound that the page's value keeps is no disagreement
+        ("Bees were kept in hives in ancient Egypt more than 2,000 years ago.", EGYPT, {"4500"}, None),
+        # the claim's own number elsewhere on the page: another time or thing, not a refutation
+        (
+            "Honeybees were first kept in hives in ancient Egypt about 2,000 years ago.",
+            EGYPT,
+            {"4500", "2000"},
+            None,
+        ),
+        # within 10 %: one approximate figure
+        (
+            "The tower was 300 metres tall when it opened in 1889.",
+            "When it opened in 1889 the tower was 312 metres tall.",
+            {"312", "1889"},
+            None,
+        ),
+        (
+            "The tower was 300 metres tall when it opened in 1889.",
+            "When it opened in 1889 the tower was 250 metres tall.",
+            {"250", "1889"},
+            ("300", "250"),
+        ),
+    ],
+)
+def test_another_value_for_the_same_quantity_is_found_with_both_values_as_written(
+    claim, sentence, page, found
+):
+    relator = Relator(claim, rule_book("en"))
+    assert swapped_number(relator, (sentence,), frozenset(page)) == found

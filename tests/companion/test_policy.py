@@ -3,6 +3,8 @@ from readings alone, without a model."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -183,3 +185,53 @@ def test_a_source_that_says_the_opposite_contradicts_and_is_named_first():
     verdict = decide_statement(facts, COMBINER, T)
     assert verdict.judgment == "no_support" and verdict.contradicted
     assert verdict.reasons[0] == "rule:en.opposite"
+
+
+# --- issue 36: one reading of the opposite vetoes complete support ---------------------------------
+
+VETO = Thresholds(
+    complete=0.5, partial=0.25, claim=0.5, contradiction=0.9, entailment_floor=0.3, conflict=0.6
+)
+
+
+@pytest.mark.parametrize(
+    ("window", "judgment", "first_reason"),
+    [
+        (WindowFacts(0.30, 0.30), "complete_support", "model.entailment"),
+        # under the contradiction bar, over the conflict bar: at most partial, and named
+        (WindowFacts(0.75, 0.75), "partial_support", "model.conflicting_reading"),
+        # read again with the page's sentences about the claim's names, it no longer conflicts
+        (WindowFacts(0.75, 0.20), "complete_support", "model.entailment"),
+        (WindowFacts(0.95, 0.95), "no_support", "model.contradiction"),
+    ],
+)
+def test_one_window_read_as_the_opposite_rules_out_complete_support(window, judgment, first_reason):
+    facts = _facts(0.95, windows=(WindowFacts(0.01, 0.01), window))
+    for verdict in (decide_statement(facts, COMBINER, VETO), decide_citation(facts, "u", COMBINER, VETO)):
+        assert verdict.judgment == judgment
+        assert verdict.reasons[0] == first_reason
+        assert verdict.contradicted == (judgment == "no_support")
+    # With the bar off (the default) the same window is a plain partial reading: complete.
+    off = dataclasses.replace(VETO, conflict=1.01)
+    expected = "no_support" if judgment == "no_support" else "complete_support"
+    assert decide_statement(facts, COMBINER, off).judgment == expected
+
+
+@given(
+    entailment=st.floats(0.0, 1.0),
+    readings=st.lists(st.tuples(st.floats(0.0, 1.0), st.floats(0.0, 1.0)), max_size=4),
+)
+def test_green_never_stands_beside_a_reading_of_the_opposite(entailment, readings):
+    windows = tuple(WindowFacts(c, k) for c, k in readings)
+    verdict = decide_statement(_facts(min(max(entailment, 0.01), 0.99), windows=windows), COMBINER, VETO)
+    if any(min(c, k) >= VETO.conflict for c, k in readings):
+        assert verdict.judgment != "complete_support"
+
+
+def test_numbers_that_disagree_contradict_and_the_reason_names_both():
+    another = Rule("en.another_number", "another_number", "contradict")
+    window = WindowFacts(0.2, 0.2, (another,), ("2,000", "4,500"))
+    verdict = decide_statement(_facts(0.9, windows=(window,)), COMBINER, VETO)
+    assert verdict.judgment == "no_support" and verdict.contradicted
+    assert verdict.reasons[0] == "rule:en.another_number"
+    assert verdict.details == {"rule:en.another_number": {"claim": "2,000", "source": "4,500"}}

@@ -1,0 +1,175 @@
+"""The strong reader's training survives its session (issue 37 item 2): a run cut short resumes
+from its checkpoint outside the work tree exactly, and from the compact committed state alone (a
+fresh machine) to within fp16/bf16 rounding. A tiny random MPNet stands in for all-mpnet-base-v2,
+which CI cannot download; the script, its data plan, LoRA, the optimizer and the state are real.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+from safetensors.torch import load_file
+from tokenizers import Tokenizer, models, pre_tokenizers
+from transformers import MPNetConfig, MPNetModel, PreTrainedTokenizerFast
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+from scripts.train_reader import MIX  # noqa: E402
+
+ROWS = [
+    ("A dog runs in a park.", "An animal is outside.", "entailment"),
+    ("A dog runs in a park.", "A cat sleeps indoors.", "contradiction"),
+    ("A dog runs in a park.", "The dog is chasing a ball.", "neutral"),
+    ("Two women are cooking.", "People are making food.", "entailment"),
+    ("Two women are cooking.", "Nobody is cooking.", "contradiction"),
+    ("The bridge opened in 1932.", "The bridge opened in 1950.", "not_entailment"),
+]
+
+
+def tiny_base(folder: Path) -> Path:
+    words = sorted({w for p, h, _ in ROWS for w in f"{p} {h}".replace(".", " .").split()})
+    specials = ["<s>", "<pad>", "</s>", "<unk>", "<mask>"]
+    vocab = {token: i for i, token in enumerate(specials + words)}
+    tokenizer = Tokenizer(models.WordLevel(vocab, unk_token="<unk>"))
+    tokenizer.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    fast = PreTrainedTokenizerFast(
+        tokenizer_object=tokenizer,
+        bos_token="<s>",
+        eos_token="</s>",
+        sep_token="</s>",
+        cls_token="<s>",
+        pad_token="<pad>",
+        unk_token="<unk>",
+        mask_token="<mask>",
+        model_input_names=["input_ids", "attention_mask"],  # as MPNet's own tokenizer
+    )
+    torch.manual_seed(0)
+    config = MPNetConfig(
+        vocab_size=len(vocab),
+        hidden_size=32,
+        num_hidden_layers=3,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=80,
+        pad_token_id=1,
+    )
+    MPNetModel(config).save_pretrained(folder)
+    fast.save_pretrained(folder)
+    return folder
+
+
+def write_data(root: Path) -> Path:
+    for name, _ in MIX:
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with gzip.open(path, "wt") as f:
+            f.writelines(json.dumps({"premise": p, "hypothesis": h, "label": y}) + "\n" for p, h, y in ROWS)
+    return root
+
+
+def train(tmp: Path, base: Path, data: Path, *extra: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "train_reader.py"),
+            "--base",
+            str(base),
+            "--name",
+            "tiny",
+            "--data",
+            str(data),
+            "--splits",
+            str(tmp / "no-splits"),
+            "--layers",
+            "2",
+            "--rank",
+            "4",
+            "--batch-size",
+            "4",
+            "--lr",
+            "1e-2",
+            "--threads",
+            "1",
+            "--save-every",
+            "2",
+            *extra,
+        ],
+        check=True,
+        timeout=600,
+        capture_output=True,
+        text=True,
+    )
+
+
+def folders(tmp: Path, run: str) -> list[str]:
+    return [
+        "--checkpoints",
+        str(tmp / run / "outside"),
+        "--state-root",
+        str(tmp / run / "committed"),
+        "--out",
+        str(tmp / run / "runs"),
+    ]
+
+
+def adapters(tmp: Path, run: str) -> dict[str, torch.Tensor]:
+    return load_file(tmp / run / "committed" / "tiny" / "weights.safetensors")
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory) -> Path:
+    tmp = tmp_path_factory.mktemp("reader")
+    base, data = tiny_base(tmp / "base"), write_data(tmp / "data")
+    train(tmp, base, data, *folders(tmp, "straight"))
+    # Cut at step 7 of 15, resumed on the same machine (the outside checkpoint is there).
+    cut = train(tmp, base, data, *folders(tmp, "same"), "--max-steps", "7")
+    assert "[train] stopped at step 7/15" in cut.stdout
+    state = json.loads((tmp / "same" / "committed" / "tiny" / "state.json").read_text())
+    assert state["step"] == 7 and state["total_steps"] == 15
+    shutil.copytree(tmp / "same", tmp / "fresh")
+    resumed = train(tmp, base, data, *folders(tmp, "same"))
+    assert f"[resume] step 7/15 from {tmp / 'same' / 'outside' / 'tiny'}" in resumed.stdout
+    # A fresh machine: only what was committed is left.
+    shutil.rmtree(tmp / "fresh" / "outside")
+    fresh = train(tmp, base, data, *folders(tmp, "fresh"))
+    assert f"[resume] step 7/15 from {tmp / 'fresh' / 'committed' / 'tiny'}" in fresh.stdout
+    return tmp
+
+
+def test_a_run_resumed_from_its_outside_checkpoint_ends_where_an_uncut_run_ends(runs):
+    straight, same = adapters(runs, "straight"), adapters(runs, "same")
+    assert straight.keys() == same.keys()
+    assert all(torch.equal(straight[k], same[k]) for k in straight)
+    assert (runs / "same" / "runs" / "tiny" / "final" / "config.json").exists()
+
+
+def test_a_run_resumed_from_the_committed_state_alone_ends_within_rounding(runs):
+    straight, fresh = adapters(runs, "straight"), adapters(runs, "fresh")
+    moved = max((straight[k].float() - fresh[k].float()).abs().max().item() for k in straight)
+    scale = max(straight[k].float().abs().max().item() for k in straight)
+    assert scale > 0 and moved < 0.05 * scale, (moved, scale)
+
+
+def test_the_committed_state_is_small_and_keeps_only_the_adapters_once_done(runs):
+    cut = runs / "fresh" / "committed" / "tiny"
+    assert {p.name for p in cut.iterdir()} == {"weights.safetensors", "state.json"}
+    weights = load_file(cut / "weights.safetensors")
+    assert all(v.dtype == torch.float16 for v in weights.values())
+    assert all("lora_" in k or "classifier" in k for k in weights)
+
+
+def test_a_changed_plan_is_refused_instead_of_resumed(runs, tmp_path):
+    data = write_data(tmp_path / "data")
+    name, _ = MIX[0]
+    with gzip.open(data / name, "at") as f:
+        f.write(json.dumps({"premise": "One more.", "hypothesis": "More.", "label": "entailment"}) + "\n")
+    with pytest.raises(subprocess.CalledProcessError) as refused:
+        train(runs, runs / "base", data, *folders(runs, "same"))
+    assert "plan was" in refused.value.stderr and "use another --name" in refused.value.stderr
