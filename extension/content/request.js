@@ -69,10 +69,19 @@
       // The companion names pages by its own normal form (judged.url); the reader knows them by
       // the number the answer gave them.
       const url = cited ? pageOf(cited.url) : judged && judged.url;
-      if (!url || views.has(url)) continue;
+      if (!url) continue;
+      // The reader knows a page by the marker the answer shows for it here ("archi +2",
+      // "almanac", "[1]"), else by its host: never by a number the answer does not print.
+      const marker = (cited && cited.marker) || CL.overlay.hostOf(url);
+      if (views.has(url)) {
+        const seen = views.get(url);
+        if (!seen.markers.includes(marker)) seen.markers.push(marker);
+        continue;
+      }
       const source = (judged && sources.get(judged.url)) || sources.get(url) || { status: 'ok' };
       views.set(url, {
         n: numbers.get(url) || numbers.size + 1,
+        markers: [marker],
         url,
         title: source.title || '',
         judgment: judged ? judged.judgment : source.status === 'inaccessible' ? 'inaccessible' : 'no_support',
@@ -91,7 +100,9 @@
         })),
       });
     }
-    const list = [...views.values()].sort((a, b) => a.n - b.n);
+    const list = [...views.values()]
+      .sort((a, b) => a.n - b.n)
+      .map(({ markers, ...view }) => ({ ...view, marker: markers.join(', ') }));
     const supportive = list.filter(
       (s) => !s.irrelevant && (s.judgment === 'complete_support' || s.judgment === 'partial_support'),
     );
@@ -110,6 +121,8 @@
       // What decided the verdict (api.md "reasons"); an older companion sends none.
       reasons: Array.isArray(line.reasons) ? line.reasons.filter((r) => typeof r === 'string') : [],
       supportingSources: (shownSources.length ? shownSources : list).map((s) => s.n),
+      // The same sources as the page marks them, each label once ("archi +2" stands for three).
+      markers: [...new Set((shownSources.length ? shownSources : list).map((s) => s.marker))],
       elsewhere: CL.overlay.elsewhereView(line, request, sources),
     };
   }

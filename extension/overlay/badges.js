@@ -13,6 +13,8 @@
   const STACK_GAP = 3;
   // px below which a stacked badge would be a column of single words: past it, it overlaps instead
   const MIN_STACKED_WIDTH = 120;
+  // px of a marker kept when the gutter is short of room: a few letters and the ellipsis
+  const MIN_MARKER_WIDTH = 28;
 
   const COMPACT_GAP = 2; // px each side of a compact badge, when the gutter is that narrow
   const BADGE_HEIGHT = 22;
@@ -129,7 +131,7 @@
 
     /**
      * @param {number} index
-     * @param {{kind: string, judgment: string, supportingSources: number[],
+     * @param {{kind: string, judgment: string, supportingSources: number[], markers?: string[],
      *   elsewhere?: {cited: string[], found: {label: string}[]}}} view
      */
     upsert(index, view) {
@@ -152,7 +154,9 @@
       button.dataset.kind = view.kind;
       button.dataset.judgment = view.judgment;
       const elsewhere = view.elsewhere && view.elsewhere.found.length ? view.elsewhere : null;
-      button.setAttribute('aria-label', CL.overlay.badgeLabel(index, view.kind, view.supportingSources, elsewhere));
+      // The page's own markers, in the name as on the badge (WCAG 2.5.3: the name holds what is shown).
+      const marks = CL.overlay.markersOf(view);
+      button.setAttribute('aria-label', CL.overlay.badgeLabel(index, view.kind, marks, elsewhere));
       button.classList.toggle('found-elsewhere', !!elsewhere);
       button.setAttribute('aria-haspopup', 'dialog');
       const icon = this.doc.createElement('span');
@@ -163,10 +167,10 @@
       word.className = 'word';
       word.textContent = kind.word;
       const parts = [icon, word];
-      if (view.supportingSources.length) {
+      if (marks.length) {
         const num = this.doc.createElement('span');
         num.className = 'num';
-        num.textContent = view.supportingSources.join(',');
+        num.textContent = marks.join(', ');
         parts.push(num);
       }
       if (elsewhere) {
@@ -234,11 +238,19 @@
     }
 
     /**
-     * A badge with a "found in" note that is wider than the gutter puts the note on lines of
-     * its own beneath the verdict, rather than be pushed over the answer's words.
+     * A badge wider than the gutter cuts its marker short; one with a "found in" note puts the
+     * note on lines of its own beneath the verdict, rather than be pushed over the answer's words.
      * @param {HTMLButtonElement} button @param {number} room  px free beside the answer
      */
     fit(button, room) {
+      // A long marker ("Coral bleaching on the Great Barrier…") is cut short to the gutter; the
+      // badge's name and its card say it whole.
+      const num = /** @type {HTMLElement|null} */ (button.querySelector('.num'));
+      if (num) {
+        num.style.maxWidth = '';
+        const over = button.offsetWidth - room;
+        if (over > 0 && !button.querySelector('.elsewhere')) num.style.maxWidth = `${Math.max(MIN_MARKER_WIDTH, num.offsetWidth - over)}px`;
+      }
       if (!button.querySelector('.elsewhere')) return;
       button.classList.remove('stacked');
       button.style.maxWidth = '';

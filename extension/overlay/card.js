@@ -9,7 +9,8 @@
 (function (CL) {
   /**
    * @typedef {object} SourceView
-   * @property {number} n          the source's number in this answer
+   * @property {number} n          the source's number in this answer (its order; not shown)
+   * @property {string} [marker]   how the answer marks it at this sentence ("archi +2"), else its host
    * @property {string} url
    * @property {string} title
    * @property {string} judgment   this source's own verdict on the sentence
@@ -31,6 +32,8 @@
    * @property {SourceView[]} sources
    * @property {string[]} unsupported  atomic claims no source supports (FActScore)
    * @property {number[]} supportingSources
+   * @property {string[]} [markers]  the same sources as the page marks them (their chips' words,
+   *   "[1]"), each once; absent from a view built without a capture: the numbers stand in
    * @property {ElsewhereView} [elsewhere]  support found in pages the sentence does not cite
    * @property {string[]} [reasons]  what decided the verdict: the statement line's `reasons` ids
    *   (docs/api.md), strongest first; absent from an older companion
@@ -262,7 +265,7 @@
     addSource(source, refutes = false) {
       const box = this.add(this.el, 'div', 'source');
       const head = this.add(box, 'div', 'source-head');
-      this.add(head, 'span', '', t('card_source', source.n));
+      this.add(head, 'span', '', t('card_source', source.marker || source.n));
       const host = CL.overlay.hostOf(source.url);
       this.add(head, 'span', 'source-host', source.title ? `${host} — ${source.title}` : host);
       const why = () => (source.judgment === 'not_checked' ? t('source_not_checked_why', source.reason) : t('source_could_not_be_read_why', source.reason));

@@ -67,8 +67,17 @@
     return result.contradicted ? 'contradicted' : result.judgment in KINDS ? result.judgment : 'no_support';
   }
 
-  /** "source 1", "sources 1 and 2", "sources 1, 2 and 4" (French: "la source 1", "les sources 1 et 2") */
-  function sourcesPhrase(/** @type {number[]} */ numbers) {
+  /**
+   * How the reader knows a sentence's sources: the page's own markers ("archi +2", "[1]"), else
+   * (a view made without a capture) their numbers.
+   * @param {{supportingSources: number[], markers?: string[]}} view @returns {(string|number)[]}
+   */
+  function markersOf(view) {
+    return view.markers && view.markers.length ? view.markers : view.supportingSources;
+  }
+
+  /** "source almanac", "sources 1 and 2", "sources [1], [2] and [4]" (French: "la source 1", "les sources 1 et 2") */
+  function sourcesPhrase(/** @type {(string|number)[]} */ numbers) {
     if (!numbers.length) return t('sources_none');
     if (numbers.length === 1) return t('source_numbered', numbers[0]);
     return t('sources_numbered', numbers.slice(0, -1).join(', '), numbers[numbers.length - 1]);
@@ -80,7 +89,7 @@
    * does not cite comes after the verdict on its own sources (that is still its verdict):
    * "Sentence 2: not supported by source 2; found in [4] — show evidence".
    * @param {number} index  the sentence's index (0-based; readers count from 1)
-   * @param {string} kind @param {number[]} sources
+   * @param {string} kind @param {(string|number)[]} sources  the page's markers (markersOf)
    * @param {{found: {label: string}[]}|null} [elsewhere]
    */
   function badgeLabel(index, kind, sources, elsewhere = null) {
@@ -91,12 +100,12 @@
     return t('badge_label_show_evidence', index + 1, verdict);
   }
 
-  /** "Sentence 3: not supported by source 2": the summary's link to a sentence. @param {number} index @param {string} kind @param {number[]} sources */
+  /** "Sentence 3: not supported by source 2": the summary's link to a sentence. @param {number} index @param {string} kind @param {(string|number)[]} sources */
   function sentenceVerdict(index, kind, sources) {
     return t('sentence_verdict', index + 1, verdictPhrase(kind, sources));
   }
 
-  /** "not supported by source 2", "no citation": the verdict as said inside a sentence. @param {string} kind @param {number[]} sources */
+  /** "not supported by source 2", "no citation": the verdict as said inside a sentence. @param {string} kind @param {(string|number)[]} sources */
   function verdictPhrase(kind, sources) {
     return KINDS[kind].verdict(sourcesPhrase(sources));
   }
@@ -212,6 +221,7 @@
     KINDS,
     ATTENTION_KINDS,
     kindOf,
+    markersOf,
     badgeLabel,
     sentenceVerdict,
     verdictPhrase,

@@ -304,7 +304,7 @@
         .map(([index, { view }]) => ({
           index,
           kind: view.kind,
-          label: CL.overlay.sentenceVerdict(index, view.kind, view.supportingSources),
+          label: CL.overlay.sentenceVerdict(index, view.kind, CL.overlay.markersOf(view)),
           text: view.text,
         }));
     }

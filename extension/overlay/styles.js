@@ -39,7 +39,7 @@
 .badge[hidden] { display: none; }
 .badge:focus-visible { outline: 3px solid #2563eb; outline-offset: 2px; }
 .badge .icon { font-size: 13px; width: 14px; text-align: center; }
-.badge .num { font-weight: 500; opacity: 0.8; }
+.badge .num { font-weight: 500; opacity: 0.8; min-width: 0; max-width: 12em; overflow: hidden; text-overflow: ellipsis; }
 .badge .elsewhere { font-weight: 500; margin-left: 2px; padding-left: 6px; border-left: 1px solid currentColor; }
 .badge .elsewhere.joined { margin-left: 0; padding-left: 0; border-left: 0; }
 .badge.compact { width: 20px; padding: 0; justify-content: center; gap: 0; border-radius: 10px; }

@@ -106,6 +106,7 @@ function measure(page) {
       panelCollapsed: panel.classList.contains('collapsed'),
       card: card.hidden ? null : box(card.getBoundingClientRect()),
       badges: [...root.querySelectorAll('.badge')].filter((b) => !b.hidden).map((b) => Number(b.dataset.index)),
+      markers: [...root.querySelectorAll('.badge .num')].map((n) => n.textContent),
     };
   });
 }
@@ -138,6 +139,11 @@ test('Chromium 1280×900, a long answer: neither the summary panel nor any open 
   const clicked = Date.now();
   await browser.click(page);
   await waitForResults(page, clicked);
+
+  // The badges name sources by the page's chips (issue 36 item 6.2), not by numbers.
+  const shown = new Set((await measure(page)).markers);
+  assert.ok(shown.has('archi +2') && shown.has('almanac'), JSON.stringify([...shown]));
+  for (const marker of shown) assert.ok(!/^[\d,]+$/.test(marker), `a badge shows "${marker}", a number the page does not print`);
 
   for (const [where, name] of [[0, 'top'], [0.5, 'middle'], [1, 'end']]) {
     await scrollTo(page, where);

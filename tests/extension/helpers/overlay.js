@@ -4,11 +4,12 @@
 
 /**
  * The badge names the overlay may give (overlay/labels.js): the sentence's number, its verdict
- * on its sources, and what pressing does; support found in a page the sentence does not cite
- * adds "; found in [4]" (or the page's host) and the card has evidence.
+ * on its sources as the page marks them ("source archi +2", "sources [1] and [2]": the engine's
+ * own markers, issue 36 item 6.2), and what pressing does; support found in a page the sentence
+ * does not cite adds "; found in [4]" (or the page's host) and the card has evidence.
  */
 export const BADGE_LABEL =
-  /^Sentence \d+: (?:(?:fully supported by|partly supported by|not supported by|contradicted by|could not read) (?:source \d+|sources [\d, ]+ and \d+)(?: — show (?:evidence|details)|; found in [^;—]+ — show evidence)|no citation(?:; found in [^;—]+ — show evidence)?)$/;
+  /^Sentence \d+: (?:(?:fully supported by|partly supported by|not supported by|contradicted by|could not read) (?:source [^;—]+|sources [^;—]+ and [^;—]+)(?: — show (?:evidence|details)|; found in [^;—]+ — show evidence)|no citation(?:; found in [^;—]+ — show evidence)?)$/;
 
 /**
  * Waits for the stream to finish, returning when the first badge and the summary appeared,
