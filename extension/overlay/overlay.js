@@ -294,8 +294,9 @@
 
     /**
      * The summary's list of sentences that need the reader's attention: refuted, not supported,
-     * partly supported, unreadable, in the answer's order.
-     * @returns {{index: number, kind: string, label: string, text: string}[]}
+     * partly supported, unreadable, in the answer's order; `reason`: why an unreadable or
+     * unchecked one was not judged (the companion's words), by which the summary groups them.
+     * @returns {{index: number, kind: string, label: string, text: string, reason: string}[]}
      */
     attention() {
       return [...this.statements.entries()]
@@ -306,6 +307,7 @@
           kind: view.kind,
           label: CL.overlay.sentenceVerdict(index, view.kind, CL.overlay.markersOf(view)),
           text: view.text,
+          reason: view.kind === 'not_checked' || view.kind === 'inaccessible' ? [...new Set(view.sources.map((/** @type {any} */ s) => s.reason).filter(Boolean))].join('; ') : '',
         }));
     }
 

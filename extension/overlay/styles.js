@@ -98,6 +98,15 @@ ${Object.entries(PALETTE).map(([kind, c]) => `.k-${kind} { background: ${c.backg
 .attention a { display: flex; gap: 6px; color: #f8fafc; text-decoration: none; padding: 2px 4px; border-radius: 6px; }
 .attention a:hover .what, .attention a:focus-visible .what { text-decoration: underline; }
 .attention a:focus-visible { outline: 3px solid #93c5fd; outline-offset: 1px; }
+.attention button.group { display: flex; gap: 6px; width: 100%; border: 0; background: none; color: #f8fafc; font: inherit; text-align: left;
+  padding: 2px 4px; border-radius: 6px; cursor: pointer; }
+.attention button.group .what { white-space: normal; }
+.attention button.group::after { content: "▸"; margin-left: auto; color: #bfdbfe; }
+.attention button.group[aria-expanded="true"]::after { content: "▾"; }
+.attention button.group:hover .what, .attention button.group:focus-visible .what { text-decoration: underline; }
+.attention button.group:focus-visible { outline: 3px solid #93c5fd; outline-offset: 1px; }
+.attention ul.members { padding-left: 20px; margin-top: 2px; }
+.attention ul.members[hidden] { display: none; }
 .attention .icon { width: 14px; text-align: center; flex: none; }
 .attention .what { font-weight: 600; white-space: nowrap; color: #bfdbfe; }
 .attention .text { color: #cbd5e1; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; min-width: 0; }

@@ -10,12 +10,28 @@
   // px: narrower than this, a chip would break its words; it then overlaps what it must
   const CHIP_MIN = 120;
 
+  /**
+   * The summary's rows: sentences of the same kind left unjudged for the same reason together,
+   * every other sentence alone; in the answer's order of each row's first sentence.
+   * @template {{kind: string, reason?: string}} T @param {T[]} items @returns {T[][]}
+   */
+  function groupByReason(items) {
+    /** @type {Map<string, T[]>} */
+    const rows = new Map();
+    items.forEach((item, i) => {
+      const key = item.reason ? `${item.kind}\n${item.reason}` : `#${i}`;
+      if (!rows.has(key)) rows.set(key, []);
+      /** @type {T[]} */ (rows.get(key)).push(item);
+    });
+    return [...rows.values()];
+  }
+
   class SummaryBar {
     /**
      * @param {ShadowRoot|Element} layer
      * @param {{onExport: () => void, onClose: () => void, onOptions: () => void,
      *   onReadInBrowser?: () => void, onSaveForBatch?: () => void,
-     *   attention?: () => {index: number, kind: string, label: string, text: string}[],
+     *   attention?: () => {index: number, kind: string, label: string, text: string, reason?: string}[],
      *   jump?: (index: number, from: HTMLElement) => void}} actions  attention: the sentences the
      *   reader should look at; jump: go to one and open its card; onReadInBrowser: the reader
      *   asked to read the sources that turned the companion away through their browser;
@@ -107,7 +123,9 @@
 
     /**
      * One link per sentence that needs the reader's attention: it scrolls to the sentence and
-     * opens its card. Links, not buttons: they take the reader somewhere on the page.
+     * opens its card. Links, not buttons: they take the reader somewhere on the page. Sentences
+     * left unread or unchecked for the same reason (27 in Japanese) are one row with their
+     * count, a button that unfolds their links (issue 36 item 6.3).
      */
     renderAttention() {
       const items = this.actions.attention ? this.actions.attention() : [];
@@ -120,28 +138,70 @@
       this.list.setAttribute('aria-labelledby', head.id);
       this.list.removeAttribute('aria-label');
       const ul = this.doc.createElement('ul');
-      for (const item of items) {
-        const link = this.doc.createElement('a');
-        // "#" keeps the page's own URL and router untouched: the click is handled here.
-        link.href = '#';
-        link.dataset.kind = item.kind;
-        link.dataset.index = String(item.index);
-        const icon = this.span('icon', CL.overlay.KINDS[item.kind].icon);
-        icon.setAttribute('aria-hidden', 'true');
-        const text = this.span('text', item.text);
-        text.dir = 'auto';
-        link.append(icon, this.span('what', t('summary_attention_label', item.label)), text);
-        // The name said in full: the flex layout that spaces the parts leaves no space in the text.
-        link.setAttribute('aria-label', t('summary_attention_item', item.label, item.text));
-        link.addEventListener('click', (event) => {
-          event.preventDefault();
-          if (this.actions.jump) this.actions.jump(item.index, link);
-        });
+      for (const row of groupByReason(items)) {
         const li = this.doc.createElement('li');
-        li.appendChild(link);
+        if (row.length === 1) li.appendChild(this.attentionLink(row[0]));
+        else li.append(...this.attentionGroup(row));
         ul.appendChild(li);
       }
       this.list.replaceChildren(head, ul);
+    }
+
+    /** @param {{index: number, kind: string, label: string, text: string}} item */
+    attentionLink(item) {
+      const link = this.doc.createElement('a');
+      // "#" keeps the page's own URL and router untouched: the click is handled here.
+      link.href = '#';
+      link.dataset.kind = item.kind;
+      link.dataset.index = String(item.index);
+      const icon = this.span('icon', CL.overlay.KINDS[item.kind].icon);
+      icon.setAttribute('aria-hidden', 'true');
+      const text = this.span('text', item.text);
+      text.dir = 'auto';
+      link.append(icon, this.span('what', t('summary_attention_label', item.label)), text);
+      // The name said in full: the flex layout that spaces the parts leaves no space in the text.
+      link.setAttribute('aria-label', t('summary_attention_item', item.label, item.text));
+      link.addEventListener('click', (event) => {
+        event.preventDefault();
+        if (this.actions.jump) this.actions.jump(item.index, link);
+      });
+      return link;
+    }
+
+    /**
+     * "27 sentences not checked: the answer is in Japanese; …": a disclosure button, and the
+     * sentences' links beneath it, folded until the reader asks.
+     * @param {{index: number, kind: string, label: string, text: string, reason: string}[]} row
+     */
+    attentionGroup(row) {
+      const { kind, reason } = row[0];
+      const n = row.length;
+      const button = this.doc.createElement('button');
+      button.type = 'button';
+      button.className = 'group';
+      button.dataset.kind = kind;
+      const icon = this.span('icon', CL.overlay.KINDS[kind].icon);
+      icon.setAttribute('aria-hidden', 'true');
+      const words = kind === 'inaccessible'
+        ? plural(n, 'attention_group_inaccessible_one', 'attention_group_inaccessible_other', n, reason)
+        : plural(n, 'attention_group_not_checked_one', 'attention_group_not_checked_other', n, reason);
+      button.append(icon, this.span('what', words));
+      const members = this.doc.createElement('ul');
+      members.id = `citelens-attention-group-${row[0].index}`;
+      members.className = 'members';
+      members.hidden = true;
+      for (const item of row) {
+        const li = this.doc.createElement('li');
+        li.appendChild(this.attentionLink(item));
+        members.appendChild(li);
+      }
+      button.setAttribute('aria-controls', members.id);
+      button.setAttribute('aria-expanded', 'false');
+      button.addEventListener('click', () => {
+        members.hidden = !members.hidden;
+        button.setAttribute('aria-expanded', String(!members.hidden));
+      });
+      return [button, members];
     }
 
     /** @param {string} message @param {{options?: boolean}} [extra] */
@@ -275,5 +335,5 @@
     }
   }
 
-  CL.overlay = Object.assign(CL.overlay || {}, { SummaryBar });
+  CL.overlay = Object.assign(CL.overlay || {}, { SummaryBar, groupByReason });
 })((globalThis.CiteLens ??= {}));

@@ -63,12 +63,19 @@ function longAnswerPage(origin) {
 let stub;
 let engine;
 let browser;
+// What the stand-in companion says: 'mixed' verdicts, or every cited sentence 'unchecked' for
+// one reason (an answer in a language no model reads, issue 36 item 6.3).
+let verdicts = 'mixed';
+const JAPANESE = 'the answer is in Japanese; CiteLens reads English and French';
 
 before(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   stub = await startStubCompanion({
     // Every fourth sentence needs the reader's attention, so the summary has a list to show.
-    verdict: (s) => ({ judgment: !s.citations.length ? 'no_citation' : s.index % 4 === 2 ? 'no_support' : 'complete_support' }),
+    verdict: (s) =>
+      !s.citations.length ? { judgment: 'no_citation' }
+      : verdicts === 'unchecked' ? { judgment: 'not_checked', reason: JAPANESE }
+      : { judgment: s.index % 4 === 2 ? 'no_support' : 'complete_support' },
   });
   engine = createServer((req, res) => {
     res.writeHead(req.url === '/perplexity.html' ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
@@ -185,4 +192,39 @@ test('Chromium 1280×900, a long answer: neither the summary panel nor any open 
   await chip.click();
   assert.ok((await measure(page)).panelCollapsed, 'and folds back');
   await page.close();
+});
+
+test('Chromium 1280×900: sentences unchecked for one reason are one row of the summary, unfolded on demand', async () => {
+  verdicts = 'unchecked';
+  const page = await browser.context.newPage();
+  try {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`http://127.0.0.1:${engine.address().port}/perplexity.html`);
+    const clicked = Date.now();
+    await browser.click(page);
+    await waitForResults(page, clicked);
+    await scrollTo(page, 1);
+    const rows = () => page.evaluate(() => {
+      const list = document.querySelector('citelens-overlay').shadowRoot.querySelector('.attention');
+      return {
+        head: list.querySelector('.head').textContent,
+        rows: [...list.querySelector('ul').children].map((li) => li.firstElementChild.textContent),
+        links: [...list.querySelectorAll('a')].filter((a) => a.getClientRects().length).length,
+      };
+    });
+    const folded = await rows();
+    const n = Number(/\((\d+)\)/.exec(folded.head)[1]);
+    assert.ok(n >= 20, folded.head);
+    assert.deepEqual(folded.rows, [`–${n} sentences not checked: ${JAPANESE}`]);
+    assert.equal(folded.links, 0);
+    const m = await measure(page);
+    assertCoversNoLine(m.panel, 'summary panel', m.lines, 'unchecked answer');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'overlay-layout-1280-unchecked.png') });
+    await page.locator('citelens-overlay .attention button.group').click();
+    assert.equal((await rows()).links, n, 'unfolded: one link per sentence');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'overlay-layout-1280-unchecked-unfolded.png') });
+  } finally {
+    verdicts = 'mixed';
+    await page.close();
+  }
 });

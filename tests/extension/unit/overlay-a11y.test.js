@@ -149,3 +149,53 @@ test('no list when nothing needs attention, and none while checking or on an err
   assert.ok(root.querySelector('.panel').classList.contains('error'));
   overlay.destroy();
 });
+
+test('sentences left unchecked for the same reason are one row with a count, a button that lists them (issue 36 item 6.3)', () => {
+  const { window, document, overlay, root } = setUp();
+  const reason = 'the answer is in Japanese; CiteLens reads English and French';
+  const p = document.createElement('p');
+  document.body.appendChild(p);
+  const view = (index, kind, why = '') => ({
+    index, judgment: kind, kind, text: `Sentence text ${index}.`, unsupported: [], supportingSources: [1], markers: ['nikkei'],
+    sources: [{ n: 1, marker: 'nikkei', url: 'https://x.jp/a', title: '', judgment: kind, irrelevant: false, reason: why, quotes: [] }],
+  });
+  for (let i = 0; i < 29; i++) {
+    const span = document.createElement('span');
+    span.id = `j${i}`;
+    span.textContent = `文 ${i}。`;
+    p.appendChild(span);
+    const range = document.createRange();
+    range.selectNodeContents(span);
+    overlay.show(i, [range], i === 3 ? view(i, 'no_support') : i === 28 ? view(i, 'not_checked', 'the page is in Korean; CiteLens reads English and French') : view(i, 'not_checked', reason));
+  }
+  overlay.bar.done({ counts: { no_support: 1, not_checked: 28 }, contradicted: 0 });
+  const list = root.querySelector('.attention');
+  assert.equal(root.getElementById(list.getAttribute('aria-labelledby')).textContent, 'Needs your attention (29)');
+  const rows = [...list.querySelector('ul').children];
+  assert.equal(rows.length, 3, 'one row for the 27, and the two that stand alone');
+  // In the answer's order of each row's first sentence.
+  const group = rows[0].querySelector('button.group');
+  assert.ok(group, 'the 27 are a button');
+  assert.equal(group.textContent.replace(/^–/, ''), `27 sentences not checked: ${reason}`);
+  assert.equal(group.querySelector('.icon').getAttribute('aria-hidden'), 'true');
+  assert.equal(group.getAttribute('aria-expanded'), 'false');
+  const members = root.getElementById(group.getAttribute('aria-controls'));
+  assert.equal(members.hidden, true, 'folded at first');
+  assert.equal(rows[1].querySelector('a').dataset.index, '3');
+  assert.equal(rows[2].querySelector('a').dataset.index, '28', 'a reason of its own is a row of its own');
+  // Unfolded: each sentence, a link to its sentence and card as before.
+  group.click();
+  assert.equal(group.getAttribute('aria-expanded'), 'true');
+  assert.equal(members.hidden, false);
+  const links = [...members.querySelectorAll('a[href]')];
+  assert.equal(links.length, 27);
+  assert.equal(links[0].getAttribute('aria-label'), 'Sentence 1: not checked against source nikkei (language): Sentence text 0.');
+  links[5].click();
+  assert.equal(overlay.card.index, 6);
+  assert.equal(root.activeElement, overlay.card.el);
+  // The keyboard: Enter on the button folds it again (a button's click).
+  group.dispatchEvent(new window.MouseEvent('click', { bubbles: true }));
+  assert.equal(group.getAttribute('aria-expanded'), 'false');
+  assert.equal(members.hidden, true);
+  overlay.destroy();
+});
