@@ -134,9 +134,11 @@
    * @param {{width: number, height: number}} size  the card's
    * @param {{width: number, height: number}} viewport
    * @param {{left: number, right: number, top: number, bottom: number}[]} avoid  other badges
+   * @param {{left: number, right: number, top: number, bottom: number}[]} [text]  the answer's
+   *   line boxes: among places that cover no badge, the one that covers least of them
    * @returns {{left: number, top: number}}
    */
-  function placeCard(anchor, size, viewport, avoid) {
+  function placeCard(anchor, size, viewport, avoid, text = []) {
     const { width, height } = size;
     const clampX = (/** @type {number} */ x) => Math.max(EDGE, Math.min(x, viewport.width - width - EDGE));
     const clampY = (/** @type {number} */ y) => Math.max(EDGE, Math.min(y, viewport.height - height - EDGE));
@@ -154,17 +156,19 @@
     candidates.push({ left: outward, top: clampY(anchor.top) });
     const fits = (/** @type {{left: number, top: number}} */ c) =>
       c.left >= EDGE - 0.5 && c.top >= EDGE - 0.5 && c.left + width <= viewport.width - EDGE + 0.5 && c.top + height <= viewport.height - EDGE + 0.5;
-    const covered = (/** @type {{left: number, top: number}} */ c) =>
-      avoid.reduce((sum, r) => {
+    const area = (/** @type {{left: number, top: number}} */ c, /** @type {typeof avoid} */ rects) =>
+      rects.reduce((sum, r) => {
         const w = Math.min(c.left + width, r.right) - Math.max(c.left, r.left);
         const h = Math.min(c.top + height, r.bottom) - Math.max(c.top, r.top);
         return sum + (w > 0 && h > 0 ? w * h : 0);
       }, 0);
     const inView = candidates.filter(fits);
-    const clear = inView.find((c) => covered(c) === 0);
+    const clear = inView.find((c) => area(c, avoid) === 0 && area(c, text) === 0);
     if (clear) return clear;
-    const pool = (inView.length ? inView : candidates.map((c) => ({ left: clampX(c.left), top: clampY(c.top) }))).map((c, i) => ({ c, i, cover: covered(c) }));
-    pool.sort((a, b) => a.cover - b.cover || a.i - b.i);
+    // Other badges first (a card over one hides a verdict), then the answer's words.
+    const pool = (inView.length ? inView : candidates.map((c) => ({ left: clampX(c.left), top: clampY(c.top) })))
+      .map((c, i) => ({ c, i, badges: area(c, avoid), words: area(c, text) }));
+    pool.sort((a, b) => a.badges - b.badges || a.words - b.words || a.i - b.i);
     return pool[0].c;
   }
 
@@ -333,7 +337,7 @@
       const size = { width: this.el.offsetWidth || (column ? column.width : 420), height: this.el.offsetHeight || 200 };
       const { left, top } = column
         ? { left: column.left, top: CL.overlay.clampTop(anchor.top, size.height, viewport.height) }
-        : placeCard(anchor, size, viewport, room ? [...avoid, ...room.lines] : avoid);
+        : placeCard(anchor, size, viewport, avoid, room ? room.lines : []);
       this.el.style.left = `${Math.round(left)}px`;
       this.el.style.top = `${Math.round(top)}px`;
     }

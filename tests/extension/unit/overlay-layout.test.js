@@ -169,3 +169,18 @@ test('a panel with no margin folds to a chip, a button that unfolds it on demand
   assert.ok(panel.classList.contains('collapsed'));
   overlay.destroy();
 });
+
+test('placeCard with no margin: over no other badge first, then over as few of the answer\'s lines as it can', () => {
+  const { O } = overlayOn();
+  const size = { width: 300, height: 120 };
+  const viewport = { width: 800, height: 900 };
+  // Compact badges at the right edge, the answer's lines filling the width above and below.
+  const badge = rect(778, 400, 20, 22);
+  const others = [rect(778, 430, 20, 22), rect(778, 460, 20, 22)];
+  const lines = [rect(224, 300, 552, 24), rect(224, 420, 552, 24), rect(224, 540, 552, 24)];
+  const at = O.placeCard(badge, size, viewport, others, lines);
+  const card = rect(at.left, at.top, size.width, size.height);
+  for (const other of others) assert.ok(!overlaps(card, other), JSON.stringify({ card, other }));
+  // Each candidate place covers some line here: the one chosen covers one line, not two.
+  assert.ok(lines.filter((l) => overlaps(card, l)).length <= 1, JSON.stringify(card));
+});
