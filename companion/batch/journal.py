@@ -67,7 +67,12 @@ class Entry:
 
 class Journal:
     def __init__(self, path: Path):
-        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CiteLensError(
+                f"cannot make the output folder {path.parent} ({exc.strerror}): give another --out folder"
+            ) from None
         self.path = path
         try:
             self._db = sqlite3.connect(path, timeout=30)
@@ -110,6 +115,15 @@ class Journal:
                 "--out folder."
             )
         return None if row[1] == "failed" else row[1]
+
+    def check_holds_at_most(self, lines: int) -> None:
+        """Refuses a journal that recorded lines past INPUT's end: INPUT lost lines since."""
+        (last,) = self._db.execute("SELECT COALESCE(MAX(ordinal), 0) FROM answers").fetchone()
+        if last > lines:
+            raise JournalMismatch(
+                f"{self.path.parent} holds an audit of {last} lines or more, and INPUT has {lines} now: "
+                "INPUT changed since the run began. Resume with the same INPUT, or use another --out folder."
+            )
 
     def record(self, entry: Entry) -> None:
         """Durable on return (synchronous=FULL): a kill -9 after this keeps the answer."""

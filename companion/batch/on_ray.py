@@ -33,7 +33,7 @@ from .run import (
     BatchStats,
     InputLine,
     audit_line,
-    finish,
+    close_run,
     input_files,
     pending_lines,
     record,
@@ -90,8 +90,7 @@ def run_on_ray(
         if pending:
             _run(settings, staged, address, options, actors, lambda e: record(journal, e, stats, progress))
         staged.unlink(missing_ok=True)
-        progress.advance(force=True)
-        stats.outputs = finish(journal, out, inputs)
+        close_run(journal, out, inputs, stats, progress)
         return stats
     finally:
         journal.close()

@@ -28,9 +28,11 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Final, TextIO
+from typing import Any, Final, NamedTuple, TextIO
 
 import numpy as np
+
+from .words import counted, quote_label, why_words
 
 __all__ = [
     "BOOTSTRAP_RESAMPLES",
@@ -87,6 +89,40 @@ def reason_category(reason: str) -> str:
     return re.split(r" \(|: |, ", reason.strip(), maxsplit=1)[0] or "unknown"
 
 
+class Cited(NamedTuple):
+    """One citation of a statement, as the answer list shows it: the page, the passage quoted from
+    it and what that passage is (words.quote_label), and why the verdict fell short."""
+
+    url: str
+    label: str
+    quote: str
+    why: str
+
+
+class Line(NamedTuple):
+    """One statement of an answer, in answer order."""
+
+    judgment: str
+    contradicted: bool
+    text: str
+    cited: tuple[Cited, ...] = ()
+
+
+def _line(statement: dict[str, Any]) -> Line:
+    cited = []
+    for pc in statement.get("per_citation") or ():
+        evidence = pc.get("evidence") or ()
+        cited.append(
+            Cited(
+                pc["url"],
+                quote_label(pc["judgment"], bool(statement["contradicted"])) if evidence else "",
+                evidence[0]["text"] if evidence else "",
+                why_words(pc),
+            )
+        )
+    return Line(statement["judgment"], bool(statement["contradicted"]), statement["text"], tuple(cited))
+
+
 @dataclass(frozen=True, slots=True)
 class AnswerFigures:
     """What the report needs of one judged answer: its counts, and the lines a reader checks."""
@@ -106,8 +142,10 @@ class AnswerFigures:
     alce_citations: int  # precision's denominator (computed_over.citations)
     alce_precise: int  # citations of supported statements that are not irrelevant
     reasons: dict[str, int]  # inaccessible sources by reason_category
-    # (judgment, contradicted, text) per statement in answer order, for the answer's entry.
-    lines: list[tuple[str, bool, str]] = field(default_factory=list)
+    # Per statement in answer order, for the answer's entry.
+    lines: list[Line] = field(default_factory=list)
+    # (url, reason) of each source that could not be read, for the table of reasons.
+    inaccessible: list[tuple[str, str]] = field(default_factory=list)
 
     @classmethod
     def from_result(cls, ordinal: int, origin: str, page: Any, result: dict[str, Any]) -> AnswerFigures:
@@ -117,10 +155,12 @@ class AnswerFigures:
         over = summary.get("computed_over") or {}
         supported = [s for s in statements if s["judgment"] == "complete_support"]
         reasons: dict[str, int] = {}
+        inaccessible = []
         for source in result["sources"]:
             if source["status"] != "ok":
                 category = reason_category(source.get("reason") or "")
                 reasons[category] = reasons.get(category, 0) + 1
+                inaccessible.append((source["url"], source.get("reason") or ""))
         return cls(
             ordinal=ordinal,
             origin=origin,
@@ -144,7 +184,8 @@ class AnswerFigures:
                 and not pc["irrelevant"]
             ),
             reasons=reasons,
-            lines=[(s["judgment"], bool(s["contradicted"]), s["text"]) for s in statements],
+            lines=[_line(s) for s in statements],
+            inaccessible=inaccessible,
         )
 
     def to_json(self) -> str:
@@ -152,9 +193,18 @@ class AnswerFigures:
 
     @classmethod
     def from_json(cls, text: str, *, lines: bool = True) -> AnswerFigures:
-        """`lines=False` leaves out the statements' texts: the figures need only the numbers."""
+        """`lines=False` leaves out the statements' texts and the pages: the figures need only the
+        numbers. A journal of an earlier version has lines of three fields and no pages."""
         raw = json.loads(text)
-        raw["lines"] = [tuple(line) for line in raw["lines"]] if lines else []
+        raw["lines"] = (
+            [
+                Line(j, c, t, tuple(Cited(*x) for x in (rest[0] if rest else ())))
+                for j, c, t, *rest in raw["lines"]
+            ]
+            if lines
+            else []
+        )
+        raw["inaccessible"] = [tuple(x) for x in raw.get("inaccessible", ())] if lines else []
         return cls(**raw)
 
 
@@ -429,6 +479,7 @@ svg text{font:12px system-ui,sans-serif;fill:#333}svg a:hover rect{opacity:.8}
 ol.behind{columns:3 220px;font-size:13px;margin:4px 0 12px}
 .answer{border-top:1px solid #e3e3e3;padding:8px 0}.answer:target{background:#fffbe6}
 .answer p{margin:2px 0}.answer ol{margin:4px 0;padding-left:22px}
+ul.cited{margin:2px 0 6px;padding-left:18px;font-size:13px;color:#444}ul.cited q{color:#1d2327}
 .j{display:inline-block;min-width:118px;font-size:12px;font-weight:600;padding:0 6px;border-radius:3px;
  color:#fff;margin-right:6px}
 section.fig:target{background:#fffbe6}
@@ -472,7 +523,7 @@ def write_html(
         out.write("</div>")
         out.write("<h2 id='languages'>By engine and language</h2>")
         _table(out, languages)
-        _reasons(out, engines)
+        _reasons(out, engines, answers)
         _problems(out, problems)
         out.write("<h2 id='behind'>The answers behind each figure</h2>")
         for g in groups:
@@ -495,6 +546,20 @@ def _pct(value: float | None) -> str:
     return "–" if value is None else f"{100 * value:.1f} %"
 
 
+# What a figure is a share of, for one (the `over` of Measure is the plural, as summary.csv has it).
+_ONE = {
+    "statements": "statement",
+    "statements citing a readable source": "statement citing a readable source",
+    "citations of readable sources": "citation of a readable source",
+    "inaccessible sources": "inaccessible source",
+}
+
+
+def _of(f: Figure) -> str:
+    """ "3 of 4 statements", "1 of 1 statement"."""
+    return f"{f.numerator} of {counted(f.denominator, _ONE.get(f.over, f.over), f.over)}"
+
+
 def _fig_anchor(g: Group, f: Figure) -> str:
     return f"f-{g.anchor}-" + re.sub(r"[^A-Za-z0-9_-]+", "_", f.measure)
 
@@ -508,7 +573,7 @@ def _table(out: TextIO, groups: Sequence[Group]) -> None:
             f = g.figures[key]
             ci = "" if f.low is None or f.high is None else f"[{100 * f.low:.1f}–{100 * f.high:.1f}]"
             out.write(
-                f"<td><a href='#{_fig_anchor(g, f)}' title='{f.numerator} of {f.denominator} {_e(f.over)}'>"
+                f"<td><a href='#{_fig_anchor(g, f)}' title='{_e(_of(f))}'>"
                 f"{_pct(f.value)}</a><span class='ci'>{ci}</span></td>"
             )
         out.write("</tr>")
@@ -545,7 +610,7 @@ def _stacked(out: TextIO, groups: Sequence[Group]) -> None:
             out.write(
                 f"<a href='#{_fig_anchor(g, f)}'><rect x='{x:.1f}' y='{y}' width='{width:.1f}' height='22' "
                 f"fill='{_COLOURS.get(k, '#999')}'><title>{_e(g.name)}: {_e(f.label)} {_pct(f.value)} "
-                f"({f.numerator} of {f.denominator} statements)</title></rect>"
+                f"({_e(_of(f))})</title></rect>"
                 + (
                     f"<text x='{x + width / 2:.1f}' y='{y + 16}' text-anchor='middle' style='fill:#fff'>"
                     f"{100 * (f.value or 0):.0f}%</text>"
@@ -583,8 +648,7 @@ def _chart(out: TextIO, groups: Sequence[Group], key: str) -> None:
         width = bar_w * (f.value or 0.0)
         out.write(
             f"<a href='#{_fig_anchor(g, f)}'><rect x='{label_w}' y='{y}' width='{width:.1f}' height='18' "
-            f"fill='{colour}'><title>{_e(g.name)}: {_pct(f.value)} ({f.numerator} of {f.denominator} "
-            f"{_e(f.over)})</title></rect></a>"
+            f"fill='{colour}'><title>{_e(g.name)}: {_pct(f.value)} ({_e(_of(f))})</title></rect></a>"
         )
         if f.low is not None and f.high is not None:
             x1, x2, mid = label_w + bar_w * f.low, label_w + bar_w * f.high, y + 9
@@ -598,7 +662,7 @@ def _chart(out: TextIO, groups: Sequence[Group], key: str) -> None:
     out.write("</svg></figure>")
 
 
-def _reasons(out: TextIO, groups: Sequence[Group]) -> None:
+def _reasons(out: TextIO, groups: Sequence[Group], answers: Callable[[], Iterator[AnswerFigures]]) -> None:
     reasons = sorted({k for g in groups for k in g.figures if k.startswith("reason:")})
     out.write("<h2 id='reasons'>Why sources were inaccessible</h2>")
     if not reasons:
@@ -618,6 +682,41 @@ def _reasons(out: TextIO, groups: Sequence[Group]) -> None:
         "</table><p class='note'>Sources, not statements: how many inaccessible sources gave "
         "each reason, and their share of the group's inaccessible sources.</p>"
     )
+    _inaccessible_pages(out, answers)
+
+
+def _inaccessible_pages(out: TextIO, answers: Callable[[], Iterator[AnswerFigures]]) -> None:
+    """The pages behind each reason, each with the first answer citing it: at most LIST_LIMIT a
+    reason, so that memory stays bounded by the reasons, not by the batch."""
+    pages: dict[str, dict[str, tuple[str, int]]] = {}
+    more: dict[str, int] = {}
+    for a in answers():
+        for url, reason in a.inaccessible:
+            listed = pages.setdefault(reason_category(reason), {})
+            if url in listed:
+                continue
+            if len(listed) < LIST_LIMIT:
+                listed[url] = (reason, a.ordinal)
+            else:
+                more[reason_category(reason)] = more.get(reason_category(reason), 0) + 1
+    out.write("<table><tr><th>reason</th><th>page</th><th>why, in full</th><th>first cited by</th></tr>")
+    for category in sorted(pages):
+        for url, (reason, ordinal) in pages[category].items():
+            out.write(
+                f"<tr><td>{_e(category)}</td><td style='text-align:left'>{_link(url)}</td>"
+                f"<td style='text-align:left'>{_e(reason)}</td>"
+                f"<td><a href='#a-{ordinal}'>answer {ordinal}</a></td></tr>"
+            )
+        if more.get(category):
+            out.write(
+                f"<tr><td>{_e(category)}</td><td colspan='3' style='text-align:left'>… and "
+                f"{counted(more[category], 'more page')} (cards.jsonl has them)</td></tr>"
+            )
+    out.write("</table>")
+
+
+def _link(url: str) -> str:
+    return f"<a href='{_e(url)}' rel='noreferrer'>{_e(url)}</a>"
 
 
 def _problems(out: TextIO, problems: Sequence[tuple[str, str, str, str]]) -> None:
@@ -637,8 +736,7 @@ def _problems(out: TextIO, problems: Sequence[tuple[str, str, str, str]]) -> Non
 def _behind(out: TextIO, g: Group, f: Figure) -> None:
     out.write(
         f"<section class='fig' id='{_fig_anchor(g, f)}'><h3>{_e(g.name)} — {_e(f.label)}: {_pct(f.value)} "
-        f"<span class='note'>({f.numerator} of {f.denominator} {_e(f.over)}; "
-        f"{f.behind} of {f.contributing} answers)</span></h3>"
+        f"<span class='note'>({_e(_of(f))}; {f.behind} of {counted(f.contributing, 'answer')})</span></h3>"
     )
     if f.answers:
         out.write("<ol class='behind'>")
@@ -647,7 +745,7 @@ def _behind(out: TextIO, g: Group, f: Figure) -> None:
         out.write("</ol>")
         if f.behind > len(f.answers):
             out.write(
-                f"<p class='note'>… and {f.behind - len(f.answers)} more answers "
+                f"<p class='note'>… and {counted(f.behind - len(f.answers), 'more answer')} "
                 "(cards.jsonl holds them all).</p>"
             )
     out.write("</section>")
@@ -658,14 +756,22 @@ def _answer(out: TextIO, a: AnswerFigures) -> None:
     out.write(
         f"<div class='answer' id='a-{a.ordinal}'><p><b>Answer {a.ordinal}</b> · {_e(a.engine)} · "
         f"{_e(a.language or '?')} · <span class='note'>{_e(a.origin)}</span></p>"
-        f"<p>{_e(a.query) or '<i>no query</i>'} — <a href='{_e(a.url)}' rel='noreferrer'>{_e(a.url)}</a></p>"
+        f"<p>{_e(a.query) or '<i>no query</i>'} — {_link(a.url)}</p>"
         f"<p class='note'>{_e(counts)}; recall {a.alce_supported} of {a.alce_statements}, precision "
         f"{a.alce_precise} of {a.alce_citations}</p><ol>"
     )
-    for judgment, contradicted, text in a.lines:
-        badge = _LABELS.get(judgment, judgment) + (", contradicted" if contradicted else "")
+    for line in a.lines:
+        badge = _LABELS.get(line.judgment, line.judgment) + (", contradicted" if line.contradicted else "")
         out.write(
-            f"<li><span class='j' style='background:{_COLOURS.get(judgment, '#999')}'>{_e(badge)}</span>"
-            f"{_e(text)}</li>"
+            f"<li><span class='j' style='background:{_COLOURS.get(line.judgment, '#999')}'>{_e(badge)}</span>"
+            f"{_e(line.text)}"
         )
+        if line.cited:
+            out.write("<ul class='cited'>")
+            for cited in line.cited:
+                quote = f"<br>{_e(cited.label)}: <q>{_e(cited.quote)}</q>" if cited.quote else ""
+                why = f"<br><span class='note'>why: {_e(cited.why)}</span>" if cited.why else ""
+                out.write(f"<li>{_link(cited.url)}{quote}{why}</li>")
+            out.write("</ul>")
+        out.write("</li>")
     out.write("</ol></div>")

@@ -43,6 +43,7 @@ from ..wire.capture import parse_request
 from ..wire.export import audit_export, collect, companion_provenance
 from .journal import Entry, Journal
 from .report import AnswerFigures, compute_groups, write_html, write_summary_csv
+from .words import counted
 
 __all__ = [
     "RUN_FIELDS",
@@ -52,6 +53,7 @@ __all__ = [
     "Progress",
     "audit_line",
     "batch_result_id",
+    "close_run",
     "comparable_card",
     "finish",
     "input_files",
@@ -100,6 +102,7 @@ class BatchStats:
     judged: int = 0  # answers this run judged
     malformed: int = 0  # lines this run found malformed
     failed: int = 0  # answers this run could not finish (tried again on resume)
+    malformed_in_journal: int = 0  # malformed lines of INPUT, this run's and earlier runs'
     outputs: dict[str, Path] = field(default_factory=dict)
 
 
@@ -147,12 +150,15 @@ def read_input(files: Sequence[Path], max_line_bytes: int) -> Iterator[InputLine
                 yield InputLine(ordinal, f"{path.name}:{number}", line_hash, text, error)
 
 
-def count_lines(files: Sequence[Path]) -> int:
-    """Non-blank lines, for the progress bar (a pass of reading, no parsing)."""
+def _checked_total(files: Sequence[Path], journal: Journal, options: BatchOptions) -> int:
+    """INPUT's non-blank lines, each one the journal holds checked against it first: a changed
+    INPUT is refused before any progress is shown, which would otherwise count the old INPUT's
+    answers against the new one's lines ("7/5 answers 140 %")."""
     total = 0
-    for path in files:
-        with path.open("rb") as stream:
-            total += sum(1 for raw in stream if raw.strip())
+    for line in read_input(files, options.max_line_bytes):
+        journal.recorded(line.ordinal, line.line_hash, line.origin)  # raises JournalMismatch
+        total = line.ordinal
+    journal.check_holds_at_most(total)
     return total
 
 
@@ -255,14 +261,15 @@ class Progress:
         self._out.flush()
 
     def line(self, now: float) -> str:
-        share = self.done / self.total if self.total else 1.0
+        share = min(1.0, self.done / self.total) if self.total else 1.0
         bar = "#" * round(24 * share) + "-" * (24 - round(24 * share))
         hours = (now - self._started) / 3600
         rate = (self.done - self.start_done) / hours if hours > 0 else 0.0
         left = (self.total - self.done) / rate * 3600 if rate > 0 else None
         problems = f" · {self.problems} without a card" if self.problems else ""
         return (
-            f"[{bar}] {self.done}/{self.total} answers {100 * share:.0f} % · {rate:.0f} answers/h · "
+            f"[{bar}] {min(self.done, self.total)}/{self.total} answers {100 * share:.0f} % · "
+            f"{rate:.0f} answers/h · "
             f"{_duration(left)} left{problems}"
         )
 
@@ -307,7 +314,7 @@ def start_run(
     other judging code), the counts, and the progress bar, shown at once since the models take
     seconds to load."""
     journal.start_run(run_meta(settings), judged_now())
-    stats = BatchStats(total=count_lines(files))
+    stats = BatchStats(total=_checked_total(files, journal, options))
     progress = Progress(stats.total, sum(journal.counts().get(s, 0) for s in ("done", "malformed")), options)
     progress.advance()
     return stats, progress
@@ -333,11 +340,18 @@ async def run_batch(
                 finished, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
                 for task in finished:
                     record(journal, task.result(), stats, progress)
-        progress.advance(force=True)
-        stats.outputs = finish(journal, out, inputs)
+        close_run(journal, out, inputs, stats, progress)
         return stats
     finally:
         journal.close()
+
+
+def close_run(journal: Journal, out: Path, inputs: Path, stats: BatchStats, progress: Progress) -> None:
+    """What every run ends with, here or on Ray: the bar at its end, the outputs written, and
+    the malformed lines of the whole journal counted for the exit status (cli.audit_batch)."""
+    progress.advance(force=True)
+    stats.outputs = finish(journal, out, inputs)
+    stats.malformed_in_journal = journal.counts().get("malformed", 0)
 
 
 def finish(journal: Journal, out: Path, inputs: Path) -> dict[str, Path]:
@@ -367,7 +381,7 @@ def finish(journal: Journal, out: Path, inputs: Path) -> dict[str, Path]:
         ("input", str(inputs)),
         (
             "answers",
-            f"{counts.get('done', 0)} judged, {counts.get('malformed', 0)} malformed lines, "
+            f"{counts.get('done', 0)} judged, {counted(counts.get('malformed', 0), 'malformed line')}, "
             f"{counts.get('failed', 0)} failed",
         ),
         ("judge", f"CiteLens {meta.get('citelens', '?')}, judging code {meta.get('judging code', '?')}"),

@@ -30,6 +30,7 @@ from aiohttp import web
 
 from .. import __version__
 from ..batch.run import BatchOptions, run_batch
+from ..batch.words import counted, language_names, quote_label, reasons_in_words
 from ..config import DEFAULT_PORT, Settings, config_dir
 from ..errors import CiteLensError, RequestInvalid
 from ..judging.judges import model_dirs
@@ -42,47 +43,11 @@ from ..text.segment import statements
 from ..wire.capture import parse_request
 from ..wire.export import audit_export, collect, companion_provenance, figures_basis
 from . import autostart as service
-from .pairing import PairingRefused, load_or_create_token, read_token, spaced
+from .pairing import PairingRefused, load_or_create_token, pair_command, read_token, spaced
 from .runtime import Runtime, build_judge
 from .server import PAIRINGS, make_app
 
 __all__ = ["main"]
-
-# The reason ids of docs/api.md in words, as the overlay card says them (extension/_locales).
-_REASON_WORDS = {
-    "model.no_entailment": "the model does not read the source as saying it",
-    "model.contradiction": "the model reads the source as saying the opposite",
-    "score.below_complete": "too little of it (its words, numbers or names) is in the source",
-    "score.below_partial": "too little of it (its words, numbers or names) is in the source",
-    "claims.unsupported": "part of it is not in the source",
-}
-_RULE_WORDS = {
-    "framed": "a wording rule found it reported as a claim, myth or hope, not stated",
-    "framed_numbers": "a wording rule found it reported as a claim, myth or hope, not stated",
-    "negated": "a wording rule found the source saying it is not so",
-    "negated_between": "a wording rule found the source saying it is not so",
-    "negates": "a wording rule found the source saying it is not so",
-    "restates_negated": "a wording rule found the source saying it is not so",
-    "substituted": "a wording rule found another value in the source",
-    "another_number": "a wording rule found another value in the source",
-    "opposite": "a wording rule found the source saying the opposite direction",
-    "reversed": "a wording rule found the source saying the opposite direction",
-    "passive_reversed": "a wording rule found the source saying the opposite direction",
-    **{
-        f"scope_{k}": "a wording rule found the source saying less (some, not all)"
-        for k in ("universal", "only", "part_of", "partial")
-    },
-}
-
-
-def _reasons_in_words(reasons: list[str]) -> str:
-    """The reasons a verdict names, each said once, strongest first; unknown ids are left out."""
-    words = [
-        _RULE_WORDS.get(r.split(".", 1)[-1], "") if r.startswith("rule:") else _REASON_WORDS.get(r, "")
-        for r in reasons
-    ]
-    return "; ".join(dict.fromkeys(w for w in words if w))
-
 
 _MARKS = {
     "complete_support": "✓ complete support",
@@ -140,7 +105,8 @@ async def _serve(settings: Settings) -> None:
         print(f"pairing token: {token}", flush=True)
         print(
             "pair the extension: press Pair with the companion in its options page, then confirm the "
-            "code here with `citelens pair CODE` (or paste the token; `citelens token` shows it again)",
+            f"code here with `{pair_command(settings.port)} CODE` (or paste the token; `citelens token` "
+            "shows it again)",
             flush=True,
         )
         if sys.stdin is not None and sys.stdin.isatty():
@@ -263,7 +229,8 @@ def _read_request(source: str | None, example: bool) -> Any:
         ) from None
 
 
-async def _verify(settings: Settings, body: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+async def _verify(settings: Settings, body: Any) -> tuple[dict[str, Any], dict[str, Any], frozenset[str]]:
+    """The result, its audit card, and the languages this companion's models judge."""
     request = parse_request(body, settings.limits)
     async with Runtime(settings) as runtime:
         result_id = runtime.results.new_id()
@@ -276,16 +243,45 @@ async def _verify(settings: Settings, body: Any) -> tuple[dict[str, Any], dict[s
             runtime.judges.configs,
             provenance=companion_provenance(held.id, held.judged_at),
         )
-        return result, card
+        return result, card, runtime.judges.languages
 
 
-def report(result: dict[str, Any]) -> str:
-    """The verify result as a person reads it: one block per statement."""
+# The verdicts a model reached by reading a source; `inaccessible`, `not_checked` and
+# `no_citation` carry a model's name too, but no model read anything for them.
+_READ = frozenset({"complete_support", "partial_support", "no_support"})
+
+
+def _judged_by(statements: list[dict[str, Any]]) -> str:
+    """The models that read a source for some statement, in answer order (issue 36: a French
+    answer is judged by the multilingual model, not the English default)."""
+    names = [
+        s["model"]
+        for s in statements
+        if s.get("model") and (s["judgment"] in _READ or s.get("found_elsewhere"))
+    ]
+    if not names:
+        return "no statement judged by a model"
+    return "judged by " + " and ".join(dict.fromkeys(names))
+
+
+def _not_checked(statements: list[dict[str, Any]], languages: frozenset[str]) -> str:
+    """Why these `not_checked` statements were not judged: their own language, or their pages'."""
+    unread = [s["language"] for s in statements if s.get("language") not in languages]
+    if unread:
+        names = language_names(unread)
+        verb = "is" if len(set(unread)) == 1 else "are"
+        return f"not checked: {names} {verb} not a language CiteLens judges yet"
+    return "not checked: the pages cited are in a language CiteLens does not judge yet"
+
+
+def report(result: dict[str, Any], languages: frozenset[str]) -> str:
+    """The verify result as a person reads it: one block per statement. `languages` are those the
+    companion judges, to say why a statement was not checked."""
     lines = []
     summary = result.get("summary", {})
     lines.append(
-        f"CiteLens — {len(result['statements'])} statements, {len(result['sources'])} sources "
-        f"(model {summary.get('model', {}).get('name', '?')})"
+        f"CiteLens — {counted(len(result['statements']), 'statement')}, "
+        f"{counted(len(result['sources']), 'source')} ({_judged_by(result['statements'])})"
     )
     lines.append("")
     for source in result["sources"]:
@@ -300,7 +296,9 @@ def report(result: dict[str, Any]) -> str:
         lines.append(f"    {s['text']}")
         if s.get("cited_by") == "block":
             lines.append("    cited by the paragraph's link (no marker of its own)")
-        if s["judgment"] != "complete_support" and (why := _reasons_in_words(s.get("reasons", []))):
+        if s["judgment"] == "not_checked":
+            lines.append(f"    {_not_checked([s], languages)}")
+        elif s["judgment"] != "complete_support" and (why := reasons_in_words(s.get("reasons", []))):
             lines.append(f"    why this verdict: {why}")
         for pc in s["per_citation"]:
             note = " (irrelevant citation)" if pc["irrelevant"] else ""
@@ -309,9 +307,9 @@ def report(result: dict[str, Any]) -> str:
             )
             if pc.get("reason"):
                 lines.append(f"        why: {pc['reason']}")
-            supports = pc["judgment"] in ("complete_support", "partial_support")
-            for e in pc["evidence"] if supports or s["contradicted"] else []:
-                lines.append(f"        {'evidence' if supports else 'says otherwise'}: “{e['text']}”")
+            label = quote_label(pc["judgment"], bool(s["contradicted"]))
+            for e in pc["evidence"]:
+                lines.append(f"        {label}: “{e['text']}”")
         for claim in s["unsupported_assertions"]:
             lines.append(f"    unsupported: {claim}")
         for found in s.get("found_elsewhere", []):
@@ -338,10 +336,20 @@ def report(result: dict[str, Any]) -> str:
         f"ALCE citation recall {_pct(recall)} · precision {_pct(precision)} · "
         f"{summary.get('elapsed_ms', 0) / 1000:.1f} s"
     )
-    basis = figures_basis(summary)
+    basis = _figures_basis(result, languages)
     if basis:
         lines.append(f"  {basis}")
     return "\n".join(lines)
+
+
+def _figures_basis(result: dict[str, Any], languages: frozenset[str]) -> str:
+    """figures_basis, unless no figure was computed because statements were not checked: then
+    that is the reason, not that no source could be read (the sources may all have been read)."""
+    summary = result.get("summary", {})
+    unchecked = [s for s in result["statements"] if s["judgment"] == "not_checked"]
+    if unchecked and not (summary.get("computed_over") or {}).get("statements"):
+        return f"no recall or precision: {_not_checked(unchecked, languages)}"
+    return figures_basis(summary)
 
 
 def _pct(value: float | None) -> str:
@@ -352,7 +360,16 @@ def _pct(value: float | None) -> str:
 
 
 def audit_batch(settings: Settings, args: argparse.Namespace) -> int:
-    """Runs companion.batch.run (or companion.batch.on_ray with --ray) and says where the outputs are."""
+    """Runs companion.batch.run (or companion.batch.on_ray with --ray) and says where the outputs
+    are. The exit status: 0 every line has its card, 1 answers failed (run again: they are tried
+    again), 2 lines are malformed (fix them in INPUT: they never will have a card)."""
+    if args.out.exists() and not args.out.is_dir():
+        print(
+            f"citelens: --out {args.out} is a file, not a folder: give a folder for the cards and the "
+            "report (it is made when missing)",
+            file=sys.stderr,
+        )
+        return 2
     options = BatchOptions(in_flight=max(1, args.in_flight))
     try:
         if args.ray:
@@ -374,12 +391,22 @@ def audit_batch(settings: Settings, args: argparse.Namespace) -> int:
         print("citelens: --ray needs Ray: pip install 'citelens[ray]'", file=sys.stderr)
         return 1
     print(
-        f"{stats.total} lines: {stats.judged} answers judged in this run, {stats.recorded_before} already "
-        f"in the journal, {stats.malformed} malformed, {stats.failed} failed (tried again next run)"
+        f"{counted(stats.total, 'line')}: {counted(stats.judged, 'answer')} judged in this run, "
+        f"{stats.recorded_before} already in the journal, {stats.malformed} malformed, {stats.failed} failed "
+        "(tried again next run)"
     )
     for name, path in stats.outputs.items():
         print(f"  {name:12} {path}")
-    return 1 if stats.failed else 0
+    if stats.malformed_in_journal:
+        # The last line, for scripts: malformed lines of this run and of the runs it resumed.
+        were = "was" if stats.malformed_in_journal == 1 else "were"
+        print(
+            f"{stats.malformed_in_journal} of {counted(stats.total, 'input line')} {were} malformed "
+            f"(see {stats.outputs['errors.csv']})"
+        )
+    if stats.failed:
+        return 1
+    return 2 if stats.malformed_in_journal else 0
 
 
 # --- doctor ------------------------------------------------------------------------------------
@@ -400,6 +427,30 @@ def _check_model(model_dir: Path, settings: Settings, pool: ThreadPoolExecutor) 
         f"model {config.name} {config.version} for {', '.join(config.languages)} loads from {model_dir} "
         f"and judges a probe ({verdict.judgment.replace('_', ' ')}, score {verdict.score:.2f})"
     )
+
+
+def _companion_version(host: str, port: int) -> str | None:
+    """The version of the CiteLens companion answering on the port, or None for anything else.
+    A companion is known by its GET /v1/health body (docs/api.md), which needs no token."""
+    connection = http.client.HTTPConnection(host, port, timeout=3)
+    try:
+        connection.request("GET", "/v1/health")
+        response = connection.getresponse()
+        body = json.loads(response.read())
+    except (OSError, ValueError, http.client.HTTPException):
+        return None
+    finally:
+        connection.close()
+    if (
+        response.status == 200
+        and isinstance(body, dict)
+        and body.get("status") == "ok"
+        and isinstance(body.get("version"), str)
+        and isinstance(body.get("model"), dict)
+        and isinstance(body.get("models"), list)
+    ):
+        return str(body["version"])
+    return None
 
 
 def doctor(settings: Settings) -> int:
@@ -439,10 +490,15 @@ def doctor(settings: Settings) -> int:
             probe_socket.bind((settings.host, settings.port))
             check(True, f"port {settings.port} on {settings.host} is free")
         except OSError:
+            # After `citelens service install` our own companion holds the port: the normal state.
+            version = _companion_version(settings.host, settings.port)
             check(
-                False,
-                f"port {settings.port} on {settings.host} is taken",
-                "stop the other program (or companion), or use `citelens serve --port N`",
+                version is not None,
+                f"the companion is already running on {settings.host}:{settings.port} (CiteLens {version})"
+                if version is not None
+                else f"port {settings.port} on {settings.host} is taken by another program",
+                "stop that program, or run the companion on another port: `citelens serve --port N` "
+                "(and `citelens doctor --port N`)",
             )
     try:
         read_token(settings.token_path)
@@ -471,7 +527,7 @@ def doctor(settings: Settings) -> int:
             f"config folder {state} is not writable ({exc.strerror})",
             "fix its permissions, or set XDG_CONFIG_HOME to a writable folder",
         )
-    print("all good" if not problems else f"{problems} problem(s) found")
+    print("all good" if not problems else f"{counted(problems, 'problem')} found")
     return 1 if problems else 0
 
 
@@ -494,26 +550,41 @@ def _parser() -> argparse.ArgumentParser:
     )
     common.add_argument("--no-cache", action="store_true", help="do not read or write the page cache")
     serve = sub.add_parser("serve", parents=[common], help="run the companion for the extension")
-    serve.add_argument("--port", type=int, default=DEFAULT_PORT)
+    serve.add_argument(
+        "--port",
+        type=int,
+        default=DEFAULT_PORT,
+        help="listen on this port of 127.0.0.1 (default %(default)s)",
+    )
     serve.add_argument(
         "--allow-origin",
         action="append",
         metavar="ORIGIN",
         help="also accept this Origin, e.g. another build's chrome-extension://ID",
     )
-    serve.add_argument("-v", "--verbose", action="store_true")
+    serve.add_argument("-v", "--verbose", action="store_true", help="log more (INFO, not only warnings)")
     token = sub.add_parser("token", help="print the pairing token")
     token.add_argument("--rotate", action="store_true", help="make a new token (re-pair the extension)")
     pair_cmd = sub.add_parser("pair", help="confirm the extension's pairing request")
     pair_cmd.add_argument("code", nargs="?", help="the code the extension shows (asked for when left out)")
-    pair_cmd.add_argument("--port", type=int, default=DEFAULT_PORT)
+    pair_cmd.add_argument(
+        "--port",
+        type=int,
+        default=DEFAULT_PORT,
+        help="the port `citelens serve` listens on (default %(default)s)",
+    )
     verify = sub.add_parser("verify", parents=[common], help="check one answer from a request file")
     verify.add_argument("request", nargs="?", help="a /v1/verify request (JSON), or - for standard input")
     verify.add_argument("--example", action="store_true", help="check the bundled example answer (offline)")
     verify.add_argument("--json", action="store_true", help="print the machine-readable result")
     verify.add_argument("--audit", type=Path, metavar="OUT.json", help="also write the audit export here")
     batch = sub.add_parser(
-        "audit-batch", parents=[common], help="audit many answers: a card each, summary.csv, report.html"
+        "audit-batch",
+        parents=[common],
+        help="audit many answers: a card each, summary.csv, report.html",
+        epilog="exit status: 0 every line has its card; 1 some answers failed (run the same command "
+        "again: they are tried again); 2 some lines are malformed (listed in DIR/errors.csv: fix them "
+        "in INPUT), or --out is not a folder",
     )
     batch.add_argument("input", type=Path, help="a JSON Lines file of /v1/verify bodies, or a folder of them")
     batch.add_argument("--out", type=Path, required=True, metavar="DIR", help="where the cards and report go")
@@ -527,11 +598,15 @@ def _parser() -> argparse.ArgumentParser:
     batch.add_argument("--ray", metavar="ADDRESS", help="run on this Ray cluster (HOST:PORT or auto)")
     batch.add_argument("--actors", type=int, metavar="N", help="Ray actors (default: one per cluster CPU)")
     doc = sub.add_parser("doctor", parents=[common], help="say what is wrong and how to fix it")
-    doc.add_argument("--port", type=int, default=DEFAULT_PORT)
+    doc.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help="the port the companion uses (default %(default)s)"
+    )
     svc = sub.add_parser("service", help="start the companion at login (systemd user unit, LaunchAgent)")
     svc_action = svc.add_subparsers(dest="action", required=True)
     svc_install = svc_action.add_parser("install", help="install and start `citelens serve` at login")
-    svc_install.add_argument("--port", type=int, default=DEFAULT_PORT)
+    svc_install.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help="passed on to `citelens serve` (default %(default)s)"
+    )
     svc_install.add_argument(
         "--allow-origin", action="append", default=[], metavar="ORIGIN", help="passed on to `citelens serve`"
     )
@@ -573,8 +648,11 @@ def main(argv: list[str] | None = None) -> int:
             return doctor(settings)
         if args.command == "audit-batch":
             return audit_batch(settings, args)
+        if args.audit is not None and (problem := _unwritable(args.audit)):
+            print(f"citelens: cannot write the audit export to {args.audit}: {problem}", file=sys.stderr)
+            return 2
         body = _read_request(args.request, args.example)
-        result, audit = asyncio.run(_verify(settings, body))
+        result, audit, languages = asyncio.run(_verify(settings, body))
     except RequestInvalid as exc:
         print(
             f"invalid request: {exc.message}" + (f" (field {exc.field})" if exc.field else ""),
@@ -586,11 +664,32 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
-    print(json.dumps(result, indent=2, ensure_ascii=False) if args.json else report(result))
+    print(json.dumps(result, indent=2, ensure_ascii=False) if args.json else report(result, languages))
     if args.audit:
-        args.audit.write_text(json.dumps(audit, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        try:
+            args.audit.write_text(json.dumps(audit, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        except OSError as exc:  # checked above, but the folder may have gone meanwhile
+            print(
+                f"citelens: cannot write the audit export to {args.audit} ({exc.strerror}); the report "
+                "above stands: run again with --audit in a writable folder",
+                file=sys.stderr,
+            )
+            return 1
         print(f"audit export written to {args.audit}", file=sys.stderr)
     return 0
+
+
+def _unwritable(path: Path) -> str:
+    """Why an output file cannot be written there, said before minutes of checking are spent on
+    what could then not be saved; '' when nothing is in the way."""
+    if path.is_dir():
+        return "it is a folder; give a file name, e.g. audit.json"
+    if not path.parent.is_dir():
+        return (
+            f"the folder {path.parent} does not exist; create it, or give --audit a path in an "
+            "existing folder"
+        )
+    return ""
 
 
 if __name__ == "__main__":

@@ -21,11 +21,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..config import DEFAULT_PORT
+
 __all__ = [
     "PairingRefused",
     "PairingStarted",
     "Pairings",
     "load_or_create_token",
+    "pair_command",
     "read_token",
     "spaced",
     "token_matches",
@@ -70,6 +73,12 @@ def load_or_create_token(path: Path, *, rotate: bool = False) -> str:
 
 def token_matches(given: str | None, expected: str) -> bool:
     return given is not None and hmac.compare_digest(given.encode(), expected.encode())
+
+
+def pair_command(port: int) -> str:
+    """The command that confirms a code with the companion on `port`: `citelens pair` alone
+    reaches only the default port, so any other is named (issue 36)."""
+    return "citelens pair" if port == DEFAULT_PORT else f"citelens pair --port {port}"
 
 
 # --- one-click pairing (issue 15) -------------------------------------------------------------
@@ -121,12 +130,14 @@ class Pairings:
         window_s: float,
         code_attempts: int,
         announce: Callable[[str], None],
+        pair: str = "citelens pair",  # pair_command() of the companion's port
         clock: Callable[[], float] = time.monotonic,  # test hook: a hand-moved clock
     ):
         self._token = token
         self._ttl_s, self._window_s = ttl_s, window_s
         self._starts_per_window, self._code_attempts = starts_per_window, code_attempts
         self._announce, self._clock = announce, clock
+        self._pair = pair
         self._pending: _Request | None = None
         self._starts: deque[float] = deque()
 
@@ -163,7 +174,7 @@ class Pairings:
         self._pending = _Request(secrets.token_urlsafe(24), origin, code, now + self._ttl_s)
         self._announce(
             f"Pairing request from {origin}: code {spaced(code)}. If your browser shows the same "
-            f"code, confirm it with `citelens pair {code}` within {round(self._ttl_s)} s; otherwise "
+            f"code, confirm it with `{self._pair} {code}` within {round(self._ttl_s)} s; otherwise "
             "ignore it."
         )
         return PairingStarted(self._pending.id, code, round(self._ttl_s))

@@ -35,7 +35,7 @@ from ..wire.export import (
     companion_provenance,
     event_line,
 )
-from .pairing import PairingRefused, Pairings, token_matches
+from .pairing import PairingRefused, Pairings, pair_command, token_matches
 from .runtime import Runtime
 
 __all__ = ["PAIRINGS", "Gate", "make_app"]
@@ -413,6 +413,7 @@ def make_app(
         window_s=limits.pairing_window_s,
         code_attempts=limits.pairing_code_attempts,
         announce=announce or (lambda line: log.warning("%s", line)),
+        pair=pair_command(settings.port),
     )
     app.router.add_post("/v1/pair/start", pair_start)
     app.router.add_post("/v1/pair/finish", pair_finish)

@@ -114,3 +114,10 @@ def test_the_progress_line_has_a_bar_the_rate_and_the_time_left():
     assert line.startswith("[" + "#" * 10)
     assert "81/200 answers 40 %" in line and "310 answers/h" in line and "23 min left" in line
     assert "1 without a card" in line
+
+
+def test_the_progress_line_never_says_more_than_all():
+    """Issue 36 item 6.6: a journal holding more than INPUT showed "7/5 answers 140 %"."""
+    progress = Progress(5, 7, BatchOptions(), io.StringIO())
+    line = progress.line(progress._started + 60)
+    assert "5/5 answers 100 %" in line and "140" not in line

@@ -85,3 +85,99 @@ def test_the_report_says_what_the_figures_were_computed_over(tmp_path, capsys, m
         "recall over the 2 statements of 3 whose sources could be read (1 cited by its paragraph's link); "
         "precision over their 2 citations of readable sources"
     )
+
+
+def _request(sentences: list[tuple[str, str]], pages: dict[str, str]) -> dict[str, object]:
+    """A /v1/verify body: each sentence cites its page with a marker of its own; pages inline."""
+    text, citations = "", []
+    for sentence, url in sentences:
+        text += (" " if text else "") + sentence
+        citations.append({"id": f"c{len(citations) + 1}", "marker": str(len(citations) + 1), "url": url})
+        citations[-1]["offset"] = len(text)
+    return {
+        "page": {"url": "https://www.perplexity.ai/search/x", "engine": "perplexity"},
+        "answer": {"text": text},
+        "citations": citations,
+        "sources": {url: {"html": html} for url, html in pages.items()},
+    }
+
+
+def _verify(tmp_path, capsys, request: dict[str, object], *flags: str) -> str:
+    path = tmp_path / "request.json"
+    path.write_text(json.dumps(request, ensure_ascii=False), encoding="utf-8")
+    assert main(["verify", str(path), *flags]) == 0
+    return capsys.readouterr().out
+
+
+RECIF = "https://nature.example/grande-barriere"
+_RECIF_PAGE = """<html lang="fr"><head><title>La Grande Barrière de corail</title></head><body><article>
+<p>La Grande Barrière de corail s'étend sur plus de 2 300 kilomètres le long de la côte du
+Queensland, en Australie. C'est le plus grand ensemble de récifs coralliens du monde.</p>
+<p>Le récif est inscrit au patrimoine mondial de l'UNESCO depuis 1981.</p>
+</article></body></html>"""
+
+
+def test_a_french_answer_names_the_model_that_judged_it(tmp_path, capsys, monkeypatch):
+    """Issue 36 item 6.3: not the English default, which judged nothing here."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    request = _request(
+        [
+            (
+                "La Grande Barrière de corail s'étend sur plus de 2 300 kilomètres le long de l'Australie.",
+                RECIF,
+            ),
+            ("Il est inscrit au patrimoine mondial de l'UNESCO depuis 1981.", RECIF),
+        ],
+        {RECIF: _RECIF_PAGE},
+    )
+    header = _verify(tmp_path, capsys, request).splitlines()[0]
+    assert header == "CiteLens — 2 statements, 1 source (judged by citelens-e5-multilingual-nli)"
+    result = json.loads(_verify(tmp_path, capsys, request, "--json"))
+    assert {s["model"] for s in result["statements"]} == {"citelens-e5-multilingual-nli"}
+
+
+KOELN = "https://de.example/koeln"
+_KOELN_PAGE = """<html lang="de"><body><article><p>Der Kölner Dom ist eine römisch-katholische Kirche
+in Köln. Er ist die Kathedrale des Erzbistums Köln.</p><p>Der Bau wurde 1248 begonnen und erst im
+Jahr 1880 fertiggestellt.</p></article></body></html>"""
+
+
+def test_a_german_answer_says_it_was_not_checked_and_why(tmp_path, capsys, monkeypatch):
+    """Issue 36 item 6.4: its page was read; the statements were not judged for their language."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    request = _request(
+        [
+            ("Der Kölner Dom ist eine römisch-katholische Kirche in Köln.", KOELN),
+            ("Er wurde im Jahr 1880 fertiggestellt.", KOELN),
+        ],
+        {KOELN: _KOELN_PAGE},
+    )
+    report = _verify(tmp_path, capsys, request)
+    assert report.splitlines()[0] == "CiteLens — 2 statements, 1 source (no statement judged by a model)"
+    assert "no statement cites a source that could be read" not in report
+    assert report.count("    not checked: German is not a language CiteLens judges yet") == 2
+    assert report.rstrip().endswith(
+        "no recall or precision: not checked: German is not a language CiteLens judges yet"
+    )
+
+
+TOWER = "https://a.example/tower"
+_TOWER_PAGE = """<article><p>The Eiffel Tower is a wrought-iron lattice tower in Paris, France. It
+was designed and built by the company of Gustave Eiffel between 1887 and 1889.</p><p>The tower is
+repainted every seven years; about 60 tonnes of paint are used, in a shade called Eiffel Tower
+brown.</p></article>"""
+
+
+def test_a_statement_without_support_shows_the_closest_passage(tmp_path, capsys, monkeypatch):
+    """Issue 36 item 6.5: the JSON has a passage for it; the text output shows it, named for what it is."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    request = _request(
+        [("The tower is painted bright red every year by volunteers.", TOWER)], {TOWER: _TOWER_PAGE}
+    )
+    result = json.loads(_verify(tmp_path, capsys, request, "--json"))
+    [statement] = result["statements"]
+    assert statement["judgment"] == "no_support" and not statement["contradicted"]
+    [passage] = statement["per_citation"][0]["evidence"]
+    report = _verify(tmp_path, capsys, request)
+    assert f"        closest passage: “{passage['text']}”" in report
+    assert "evidence: “" not in report and "says otherwise" not in report

@@ -29,7 +29,9 @@ def _statement(
         "judgment": judgment,
         "contradicted": contradicted,
         "language": "en",
-        "per_citation": [{"judgment": j, "irrelevant": irr} for j, irr in per],
+        "per_citation": [
+            {"judgment": j, "irrelevant": irr, "url": f"https://src.example/{j}"} for j, irr in per
+        ],
     }
 
 
@@ -262,3 +264,50 @@ def test_tiny_batches_give_a_report(tmp_path: Path, count: int):
     write_html(groups, lambda: iter(answers), [], tmp_path / "r.html", title="t", facts=[])
     write_summary_csv(groups, tmp_path / "s.csv")
     assert np.isfinite(len((tmp_path / "r.html").read_text()))
+
+
+def test_the_answer_list_shows_each_cited_page_its_quote_and_why_escaped(tmp_path: Path):
+    """Issue 36 item 6.10: the answer list showed verdicts only, the inaccessible table counts only."""
+    hostile = "https://src.example/a?x=1&y=<b>'"
+    statement = {
+        "text": "Bees <script>sing</script>.",
+        "judgment": "no_support",
+        "contradicted": False,
+        "language": "en",
+        "per_citation": [
+            {
+                "judgment": "no_support",
+                "irrelevant": False,
+                "url": hostile,
+                "evidence": [{"text": "Bees hum & buzz <loudly>."}],
+                "reasons": ["model.no_entailment"],
+            },
+            {
+                "judgment": "inaccessible",
+                "irrelevant": False,
+                "url": "https://gone.example/x",
+                "evidence": [],
+            },
+        ],
+    }
+    result = _result(
+        [statement],
+        [(hostile, ""), ("https://gone.example/x", "http 404 (page not found)")],
+        computed_over={"statements": 1, "citations": 1},
+    )
+    result["statements"][0]["per_citation"][1]["reason"] = "http 404 (page not found)"
+    page = PageInfo(url="https://engine.example/s", engine="e", query="q")
+    answer = AnswerFigures.from_json(AnswerFigures.from_result(1, "in.jsonl:1", page, result).to_json())
+    path = tmp_path / "report.html"
+    write_html(_groups([answer]), lambda: iter([answer]), [], path, title="t", facts=[])
+    text = path.read_text(encoding="utf-8")
+    answers = text[text.index("<h2 id='answers'>") :]
+    assert "href='https://src.example/a?x=1&amp;y=&lt;b&gt;&#x27;'" in answers
+    assert "closest passage: <q>Bees hum &amp; buzz &lt;loudly&gt;.</q>" in answers
+    assert "why: the model does not read the source as saying it" in answers
+    assert "why: http 404 (page not found)" in answers
+    assert "<script>" not in text and "<loudly>" not in text
+    reasons = text[text.index("<h2 id='reasons'>") : text.index("<h2 id='problems'>")]
+    assert "https://gone.example/x" in reasons and "http 404 (page not found)" in reasons
+    # A figure over one statement says so in the singular.
+    assert "1 of 1 statement)" in text and "1 of 1 statements" not in text

@@ -160,7 +160,7 @@ async def test_a_batch_resumes_after_kill_9_and_gives_v1_audit_cards_in_input_or
         assert judged_before >= ANSWERS // 2 and not (out / "cards.jsonl").exists()
 
         rc, stdout, stderr = await run(command, state)
-        assert rc == 0, stderr[-3000:]
+        assert rc == 2, stderr[-3000:]  # the broken lines (docs/batch.md "Exit status")
         rows, runs = journal_rows(journal)
 
         # No answer lost, none judged twice: each run judged its own, and together all of them.
@@ -178,6 +178,9 @@ async def test_a_batch_resumes_after_kill_9_and_gives_v1_audit_cards_in_input_or
 
         # Broken lines: counted, listed with their place and field, and the run went on.
         broken = [(f"answers.jsonl:{at}", why) for at, _, why in MALFORMED if at <= lines]
+        assert stdout.rstrip().splitlines()[-1] == (
+            f"{len(broken)} of {lines} input lines were malformed (see {out / 'errors.csv'})"
+        )
         with (out / "errors.csv").open(encoding="utf-8") as stream:
             errors = list(csv.DictReader(stream))
         assert [e["line"] for e in errors] == [b[0] for b in broken]

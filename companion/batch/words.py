@@ -1,0 +1,79 @@
+"""A verify result's ids and counts in words, said the same by `citelens verify` and report.html.
+
+Here rather than in the CLI because the batch report may not import the CLI (the stages' import
+directions, tests/companion/test_structure.py), and the two must not word a verdict differently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ..text.language import NAMES
+
+__all__ = ["counted", "language_names", "quote_label", "reasons_in_words", "why_words"]
+
+# The reason ids of docs/api.md in words, as the overlay card says them (extension/_locales).
+_REASON_WORDS = {
+    "model.no_entailment": "the model does not read the source as saying it",
+    "model.contradiction": "the model reads the source as saying the opposite",
+    "score.below_complete": "too little of it (its words, numbers or names) is in the source",
+    "score.below_partial": "too little of it (its words, numbers or names) is in the source",
+    "claims.unsupported": "part of it is not in the source",
+}
+_RULE_WORDS = {
+    "framed": "a wording rule found it reported as a claim, myth or hope, not stated",
+    "framed_numbers": "a wording rule found it reported as a claim, myth or hope, not stated",
+    "negated": "a wording rule found the source saying it is not so",
+    "negated_between": "a wording rule found the source saying it is not so",
+    "negates": "a wording rule found the source saying it is not so",
+    "restates_negated": "a wording rule found the source saying it is not so",
+    "substituted": "a wording rule found another value in the source",
+    "another_number": "a wording rule found another value in the source",
+    "opposite": "a wording rule found the source saying the opposite direction",
+    "reversed": "a wording rule found the source saying the opposite direction",
+    "passive_reversed": "a wording rule found the source saying the opposite direction",
+    **{
+        f"scope_{k}": "a wording rule found the source saying less (some, not all)"
+        for k in ("universal", "only", "part_of", "partial")
+    },
+}
+_SUPPORTS = frozenset({"complete_support", "partial_support"})
+
+
+def counted(n: int, noun: str, plural: str = "") -> str:
+    """ "1 source", "2 sources", "0 sources"; `plural` for nouns that do not take an s."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
+def reasons_in_words(reasons: Iterable[str]) -> str:
+    """The reasons a verdict names, each said once, strongest first; unknown ids are left out."""
+    words = [
+        _RULE_WORDS.get(r.split(".", 1)[-1], "") if r.startswith("rule:") else _REASON_WORDS.get(r, "")
+        for r in reasons
+    ]
+    return "; ".join(dict.fromkeys(w for w in words if w))
+
+
+def quote_label(judgment: str, contradicted: bool) -> str:
+    """What a quoted source sentence is to its statement: a passage that supports it, one that
+    says the opposite, or, for a source that does neither, only the nearest it has."""
+    if judgment in _SUPPORTS:
+        return "evidence"
+    return "says otherwise" if contradicted else "closest passage"
+
+
+def why_words(per_citation: dict[str, Any]) -> str:
+    """Why a cited source gave its verdict: the page's own reason when it was not read or not
+    checked (api.md `reason`), else the decisive reasons of anything short of complete support."""
+    if per_citation.get("reason"):
+        return str(per_citation["reason"])
+    if per_citation.get("judgment") == "complete_support":
+        return ""
+    return reasons_in_words(per_citation.get("reasons") or ())
+
+
+def language_names(codes: Iterable[str]) -> str:
+    """ISO 639-1 codes as names, in the order given: "German", "German and Spanish"."""
+    names = list(dict.fromkeys(NAMES.get(code, code) for code in codes))
+    return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
