@@ -48,7 +48,7 @@ from ..text.retrieve import overlap, page_index, rank_windows
 from ..typedefs import NLIBackend
 from .alce import irrelevant
 from .combiner import Combiner, banded
-from .evidence import contradicting_quote, covering_quote
+from .evidence import contradicting_quote, covering_quote, quote
 from .meaning import read_meaning, says_opposite, swapped_number, window_findings
 from .policy import (
     AtomFacts,
@@ -56,6 +56,7 @@ from .policy import (
     SourceFacts,
     WindowFacts,
     atom_score,
+    conflicting,
     decide_citation,
     decide_source,
     decide_statement,
@@ -282,16 +283,18 @@ class Judge:
             meaning.hedges,
             meaning.contradictions,
             tuple(windows),
-            self._says_otherwise(relator, reading, numbers),
+            *self._says_otherwise(relator, reading, numbers),
         )
 
     def _says_otherwise(
         self, relator: Relator, reading: SourceReading, numbers: frozenset[str]
-    ) -> frozenset[int]:
-        """The sentences the model or a rule reads as the opposite of the claim: each read by the
-        shortest on-topic window that holds it (a one-sentence window is that sentence's own
-        reading), at the conflict bar or the contradiction bar, whichever is lower; and each that
-        restates the claim negated or with another number (meaning.says_opposite)."""
+    ) -> tuple[frozenset[int], frozenset[int]]:
+        """The sentences the model or the wording reads as the opposite of the claim, and those of
+        them the wording does. The model: each sentence read by the shortest on-topic
+        window that holds it (a one-sentence window is that sentence's own reading), at the
+        conflict bar or the contradiction bar, whichever is lower. The wording: a sentence of an
+        on-topic window or of the joined top ones that restates the claim negated or with another
+        number (meaning.says_opposite)."""
         bar = min(self.thresholds.conflict, self.thresholds.contradiction)
         shortest: dict[int, tuple[int, float]] = {}
         for window, score, on_topic in zip(reading.windows, reading.window_scores, reading.on_topic):
@@ -304,11 +307,9 @@ class Judge:
                     shortest[i] = (size, score.contradiction)
         read = {i for i, (_, contradiction) in shortest.items() if contradiction >= bar}
         sentences = reading.document.sentences
-        candidates = {i for w in reading.windows for i in range(w.first, w.last + 1)} | set(
-            reading.joined_indices
-        )
+        candidates = set(shortest) | set(reading.joined_indices)
         said = {i for i in candidates if says_opposite(relator, sentences[i].text, numbers)}
-        return frozenset(read | said)
+        return frozenset(read | said), frozenset(said)
 
     def _together(
         self, claim: str, text: str, readings: Sequence[SourceReading]
@@ -393,12 +394,17 @@ class Judge:
         source = read.readings[citation.url]
         facts = read.facts.sources[citation.url]
         verdict = decide_citation(read.facts, citation.url, self.combiner, self.thresholds)
-        conflict = "model.conflicting_reading" in verdict.reasons
-        opposite = contradicting_quote(source, self.judging) if conflict or verdict.contradicted else ()
+        opposite: tuple[Evidence, ...] = ()
         if verdict.judgment == "no_support" and verdict.contradicted:
-            evidence, opposite = opposite, ()
+            evidence = contradicting_quote(source, self.judging)
         else:
             evidence = covering_quote(read.claim, source, self.judging, facts.says_otherwise)
+            if conflicting(facts, self.thresholds):
+                # In the claim's own words where a sentence says it, else the model's reading.
+                opposite = tuple(
+                    quote(source.document, i, source.url, self.judging)
+                    for i in sorted(facts.worded_opposite)[: self.judging.evidence_sentences]
+                ) or contradicting_quote(source, self.judging)
         return CitationJudgment(
             citation=citation,
             judgment=verdict.judgment,

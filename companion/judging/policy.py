@@ -17,17 +17,19 @@ The rules of the decision (the verifiability study's labels, FActScore's atomic 
   with the page's other sentences about the claim's names; or a rule's (`contradict`), or a
   rule's that needs the model's contradiction on the same window at `negated_contradiction`;
 - one reading of the opposite vetoes complete support (issue 36): an on-topic window of any cited
-  source read as contradiction at the model's `conflict` bar, under the contradiction bar, leaves
-  the statement at most partial (`model.conflicting_reading`), whatever another window says: the
-  verifiability study records contradictions between and within sources, and a reader who trusts
-  green must never be sent past a sentence that says the opposite;
+  source read as contradiction at the model's `conflict` bar, under the contradiction bar
+  (`model.conflicting_reading`), or a sentence that restates the claim negated or with another
+  value (`wording.says_otherwise`), leaves the statement at most partial, whatever another
+  window says: the verifiability study records contradictions between and within sources, and a
+  reader who trusts green must never be sent past a sentence that says the opposite;
 - partial support is a combined score at `partial` with no contradiction, or some facts
   supported and some not; a contradiction that leaves no fact unsupported is no support.
 
 Every verdict names what decided it, as reason ids (docs/api.md, "Reasons"):
 `model.entailment` (the model reads support), `model.no_entailment`, `model.contradiction`,
-`model.conflicting_reading`, `score.below_complete`, `score.below_partial`, `claims.unsupported`,
-and `rule:<id>` for a rule of companion/judging/rules/.
+`model.conflicting_reading`, `wording.says_otherwise`, `score.below_complete`,
+`score.below_partial`, `claims.unsupported`, and `rule:<id>` for a rule of
+companion/judging/rules/.
 """
 
 from __future__ import annotations
@@ -84,6 +86,8 @@ class SourceFacts:
     # The Document's sentences that the model (at the conflict bar) or a rule reads as saying the
     # opposite of the claim: never quoted as its support (evidence.covering_quote).
     says_otherwise: frozenset[int] = frozenset()
+    # Those of them that restate the claim negated or with another value (meaning.says_opposite).
+    worded_opposite: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,10 +140,17 @@ def against(source: SourceFacts, t: Thresholds) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
-def conflicting(source: SourceFacts, t: Thresholds) -> bool:
-    """Whether an on-topic window of this source reads as the opposite of the claim at the conflict
-    bar (with the page's other sentences about the claim's names, as for a contradiction)."""
-    return any(min(window.contradiction, window.confirmed) >= t.conflict for window in source.windows)
+def conflicting(source: SourceFacts, t: Thresholds) -> tuple[str, ...]:
+    """Why this source also reads as the opposite of the claim, short of contradicting it: an
+    on-topic window the model reads so at the conflict bar (with the page's other sentences about
+    the claim's names, as for a contradiction), or a sentence that restates the claim negated or
+    with another value; empty where neither."""
+    found = []
+    if any(min(window.contradiction, window.confirmed) >= t.conflict for window in source.windows):
+        found.append("model.conflicting_reading")
+    if source.worded_opposite:
+        found.append("wording.says_otherwise")
+    return tuple(found)
 
 
 def details(sources: Sequence[SourceFacts]) -> dict[str, dict[str, str]]:
@@ -205,8 +216,8 @@ def decide_statement(facts: ClaimFacts, combiner: Combiner, t: Thresholds) -> De
         hedges = tuple(dict.fromkeys(f"rule:{r}" for s in facts.sources.values() for r in s.hedges))
     if not _model_reads(facts, t):
         hedges += ("model.no_entailment",)
-    if not contra and any(conflicting(s, t) for s in facts.sources.values()):
-        hedges = ("model.conflicting_reading",) + hedges
+    if not contra:
+        hedges = tuple(dict.fromkeys(r for s in facts.sources.values() for r in conflicting(s, t))) + hedges
     judgment, unsupported, reasons = decide(score, atoms, contra, hedges, t)
     return Decision(
         judgment, unsupported, score, reasons, bool(contra), details(list(facts.sources.values()))
@@ -232,8 +243,8 @@ def _decide_one(
     score = combiner.score(source.features)
     hedges = tuple(f"rule:{r}" for r in source.hedges) + (("model.no_entailment",) if model_unread else ())
     contra = against(source, t)
-    if not contra and conflicting(source, t):
-        hedges = ("model.conflicting_reading",) + hedges
+    if not contra:
+        hedges = conflicting(source, t) + hedges
     judgment, unsupported, reasons = decide(score, atoms, contra, hedges, t)
     return Decision(judgment, unsupported, score, reasons, bool(contra), details([source]))
 

@@ -289,18 +289,20 @@ def test_a_window_read_as_the_opposite_keeps_the_myth_page_from_green_and_is_sho
     )
     result = _judge_myth(nli, dataclasses.replace(T, conflict=0.6))
     assert result.judgment == "partial_support" and not result.contradicted
-    assert result.reasons[0] == "model.conflicting_reading"
+    assert result.reasons[:2] == ("model.conflicting_reading", "wording.says_otherwise")
     cited = result.per_citation[0]
     assert MYTH_PAGE[1] not in [e.text for e in cited.evidence]
     assert [e.text for e in cited.says_otherwise] == [MYTH_PAGE[1]]
-    # The bar off: complete, as before the veto; the refutation is still never its quote.
-    old = _judge_myth(nli, dataclasses.replace(T, conflict=1.01))
-    assert old.judgment == "complete_support"
-    assert MYTH_PAGE[1] not in [e.text for e in old.evidence]
+    # The model's bar off: the refutation's own words still keep it from green.
+    worded = _judge_myth(nli, dataclasses.replace(T, conflict=1.01))
+    assert worded.judgment == "partial_support" and worded.reasons[0] == "wording.says_otherwise"
+    assert MYTH_PAGE[1] not in [e.text for e in worded.evidence]
 
 
 def test_a_sentence_that_restates_the_claim_negated_is_never_its_quote_whatever_the_model_reads():
     # The model reads the refutation as support here; the sentence's own words say otherwise.
     nli = ScriptedNLI([("is not made of steel", STEEL, Entailment(0.90, 0.05, 0.05))])
     result = _judge_myth(nli, T)
+    assert result.judgment == "partial_support" and "wording.says_otherwise" in result.reasons
     assert MYTH_PAGE[1] not in [e.text for c in result.per_citation for e in c.evidence]
+    assert [e.text for e in result.says_otherwise] == [MYTH_PAGE[1]]
