@@ -2,10 +2,12 @@
 
 from pathlib import Path
 
+import lxml.html
 import pytest
 
 from companion.errors import NotReadable
 from companion.records import Fetched
+from companion.sources.chrome import drop_chrome
 from companion.sources.extract import decode, document_from_passages, html_to_document
 
 PAGES = Path(__file__).parent.parent / "fixtures" / "pages"
@@ -112,3 +114,43 @@ def test_trimming_never_takes_most_of_the_text() -> None:
     )
     doc = html_to_document("https://example.org/river", html, max_chars=100_000)
     assert "Paragraph 39 of the report" in doc.text and "Paragraph 1 of the report" in doc.text
+
+
+def test_chrome_rules_keep_the_article_parts_that_look_like_chrome() -> None:
+    """Issue 36 item 3: chrome goes, but not a paragraph with links, an article's own header,
+    a list that is content, or a changelog list whose items say something around their links."""
+    links = " ".join(f'<a href="/s/{k}">source {k}</a>' for k in range(3))
+    html = (
+        "<html><body><main><article>"
+        "<header><h1>The river rose</h1><p>What the gauges said on the night of the flood.</p>"
+        "<nav><a href='/'>Home</a> <a href='/news'>News</a> <a href='/local'>Local</a></nav></header>"
+        f"<p>{ARTICLE[:400]} The figures come from {links}, which agree within a centimetre.</p>"
+        "<ul><li>The river rose by 40 centimetres.</li><li>Two bridges were closed.</li>"
+        "<li>Nobody was hurt.</li></ul>"
+        # Mostly link text, but each item says who: a changelog, not a menu.
+        "<ul><li>Ana, on the night shift, <a href='/b/1'>fixed the broken water gauge on the old "
+        "stone bridge</a></li><li>Bo, at the harbour office, <a href='/b/2'>logged the river "
+        "readings every hour until the dawn</a></li>"
+        "<li>Cy, with the weir crew, <a href='/b/3'>checked the sluices at the weir</a></li></ul>"
+        "<div><h3>Read more</h3><ul><li><a href='/a/1'>Ten bridges that changed engineering</a></li>"
+        "<li><a href='/a/2'>Why the trains are late again this week</a></li>"
+        "<li><a href='/a/3'>The lighthouse keepers of the north coast</a></li></ul></div>"
+        "</article></main></body></html>"
+    )
+    root = lxml.html.document_fromstring(html)
+    assert drop_chrome(root.find("body"), keep=0)
+    text = " ".join(root.text_content().split())
+    for kept in ("The river rose", "What the gauges said", "source 2, which agree", "Nobody was hurt",
+                 "fixed the broken water gauge", "checked the sluices"):  # fmt: skip
+        assert kept in text
+    for dropped in ("Home", "Read more", "Ten bridges", "lighthouse keepers"):
+        assert dropped not in text
+
+
+def test_a_page_that_is_all_consent_banner_is_left_for_the_wall_check() -> None:
+    html = (
+        "<html><body><div><p>We and our partners use cookies to store and access information on "
+        "your device.</p><button>Accept all</button><button>Reject all</button></div></body></html>"
+    )
+    doc = html_to_document("https://example.org", html, max_chars=10_000)
+    assert "use cookies" in doc.text
