@@ -234,6 +234,8 @@ class Summary:
     alce_statements: int = 0
     alce_citations: int = 0
     alce_block_cited: int = 0
+    # The models that judged statements, (name, version), the one that judged most first.
+    models: tuple[tuple[str, str], ...] = ()
 
 
 # --- judge -------------------------------------------------------------------------------------
@@ -313,6 +315,7 @@ class StatementJudgment:
     features: tuple[float, ...] = ()  # the combiner's inputs (combiner.FEATURES), for the audit
     found_elsewhere: tuple[FoundElsewhere, ...] = ()  # best first; only for statements not fully supported
     model: str = ""  # the name of the model that judged it (judges.py picks one by language)
+    model_version: str = ""
     reasons: tuple[str, ...] = ()  # what decided the judgment (policy.py, docs/api.md "Reasons")
     probability: float | None = None  # as CitationJudgment's, for the citations read together
     says_otherwise: tuple[Evidence, ...] = ()  # as CitationJudgment's, over its citations

@@ -16,6 +16,7 @@ Pure: the judge passes in how to check support.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 
 from ..records import JUDGMENTS, CitationJudgment, StatementJudgment, Summary
@@ -61,7 +62,9 @@ def summarize(judged: Sequence[StatementJudgment], elapsed_ms: int) -> Summary:
                 continue
             cited += 1
             precise += int(bool(result.recall) and not cj.irrelevant)
+    judged_by = Counter((r.model, r.model_version) for r in judged if r.model and r.reasons)
     return Summary(
+        models=tuple(m for m, _ in judged_by.most_common()),
         counts=counts,
         citation_recall=round(sum(recalls) / len(recalls), 4) if recalls else None,
         citation_precision=round(precise / cited, 4) if cited else None,

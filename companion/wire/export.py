@@ -150,8 +150,15 @@ def _summary_line(summary: Summary, model: ModelConfig) -> Json:
             "block_cited": summary.alce_block_cited,
         },
         "elapsed_ms": summary.elapsed_ms,
-        "model": {"name": model.name, "version": model.version},
+        # The model that judged most of the statements (the default where none was judged), and
+        # every model that judged one: a French answer is judged by the multilingual model.
+        "model": _model(*(summary.models[0] if summary.models else (model.name, model.version))),
+        "models": [_model(name, version) for name, version in summary.models],
     }
+
+
+def _model(name: str, version: str) -> Json:
+    return {"name": name, "version": version}
 
 
 def event_line(

@@ -87,6 +87,12 @@ async def test_a_french_answer_is_judged_by_the_multilingual_model() -> None:
     # The myth sentence is refuted by its page, not merely unsupported.
     assert judged[1]["contradicted"], judged[1]
 
+    # The summary names the model that judged, not the English default (issue 36 item 6).
+    (name,) = multilingual
+    assert french["summary"]["model"]["name"] == name
+    assert [m["name"] for m in french["summary"]["models"]] == [name]
+    assert english["summary"]["model"]["name"] == "citelens-minilm-nli"
+
     (statement,) = english["statements"]
     assert statement["model"] == "citelens-minilm-nli" and statement["language"] == "en"
     assert statement["judgment"] == "complete_support"
