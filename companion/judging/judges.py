@@ -84,7 +84,9 @@ class Judges:
             return StatementJudgment(statement, "not_checked", 0.0, False, per, (), (), 0)
         read, unread = self._by_language(sources)
         config = self.choose(statement, read)
-        result = dataclasses.replace(self.judge_for(config).judge(statement, read), model=config.name, model_version=config.version)
+        result = dataclasses.replace(
+            self.judge_for(config).judge(statement, read), model=config.name, model_version=config.version
+        )
         if not unread or not {c.url for c in statement.citations} & unread.keys():
             return result
         per = tuple(
