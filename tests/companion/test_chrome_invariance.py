@@ -20,7 +20,7 @@ from companion.records import Document
 from companion.sources.extract import document_from_text, html_to_document
 from companion.text.retrieve import rank_windows
 from scripts.evaluate_extraction import default_data, read_pages
-from tests.companion.chrome import PLACEMENTS, Chrome, chrome_for, wrap
+from scripts.chrome_pages import PLACEMENTS, Chrome, chrome_for, wrap
 
 PAGES = Path(__file__).parent.parent / "fixtures" / "pages"
 FIXTURES = sorted(PAGES.glob("*.html"))

@@ -1,4 +1,4 @@
-"""Wraps an article in a site's chrome, for metamorphic tests of extraction (issue 36 item 3).
+"""Wraps an article in a site's chrome, for metamorphic tests of extraction and the trust probe (issue 36).
 
 The same article must give the judge the same sentences whether it comes bare or inside a
 site's header and menu, cookie banner, newsletter box, related links, share bar and footer,
