@@ -19,8 +19,8 @@ from companion.config import Retrieval
 from companion.records import Document
 from companion.sources.extract import document_from_text, html_to_document
 from companion.text.retrieve import rank_windows
-from scripts.evaluate_extraction import default_data, read_pages
 from scripts.chrome_pages import PLACEMENTS, Chrome, chrome_for, wrap
+from scripts.evaluate_extraction import default_data, read_pages
 
 PAGES = Path(__file__).parent.parent / "fixtures" / "pages"
 FIXTURES = sorted(PAGES.glob("*.html"))
