@@ -6,7 +6,7 @@ directions, tests/companion/test_structure.py), and the two must not word a verd
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..text.language import NAMES
@@ -17,6 +17,8 @@ __all__ = ["counted", "language_names", "quote_label", "reasons_in_words", "why_
 _REASON_WORDS = {
     "model.no_entailment": "the model does not read the source as saying it",
     "model.contradiction": "the model reads the source as saying the opposite",
+    "model.conflicting_reading": "the model also reads a passage of the source as saying the opposite",
+    "wording.says_otherwise": "a sentence of the source says it is not so, or gives another value",
     "score.below_complete": "too little of it (its words, numbers or names) is in the source",
     "score.below_partial": "too little of it (its words, numbers or names) is in the source",
     "claims.unsupported": "part of it is not in the source",
@@ -46,13 +48,21 @@ def counted(n: int, noun: str, plural: str = "") -> str:
     return f"{n} {noun if n == 1 else plural or noun + 's'}"
 
 
-def reasons_in_words(reasons: Iterable[str]) -> str:
-    """The reasons a verdict names, each said once, strongest first; unknown ids are left out."""
-    words = [
-        _RULE_WORDS.get(r.split(".", 1)[-1], "") if r.startswith("rule:") else _REASON_WORDS.get(r, "")
-        for r in reasons
-    ]
+def reasons_in_words(reasons: Iterable[str], details: Mapping[str, Mapping[str, str]] | None = None) -> str:
+    """The reasons a verdict names, each said once, strongest first; unknown ids are left out.
+    `details` (api.md `reason_details`) gives a reason's particulars: the two values of a number
+    the source gives otherwise."""
+    words = [_in_words(r, (details or {}).get(r) or {}) for r in reasons]
     return "; ".join(dict.fromkeys(w for w in words if w))
+
+
+def _in_words(reason: str, detail: Mapping[str, str]) -> str:
+    if not reason.startswith("rule:"):
+        return _REASON_WORDS.get(reason, "")
+    family = reason.split(".", 1)[-1]
+    if family == "another_number" and detail.get("claim") and detail.get("source"):
+        return f"the source gives another value: {detail['source']} where the sentence says {detail['claim']}"
+    return _RULE_WORDS.get(family, "")
 
 
 def quote_label(judgment: str, contradicted: bool) -> str:
@@ -70,7 +80,7 @@ def why_words(per_citation: dict[str, Any]) -> str:
         return str(per_citation["reason"])
     if per_citation.get("judgment") == "complete_support":
         return ""
-    return reasons_in_words(per_citation.get("reasons") or ())
+    return reasons_in_words(per_citation.get("reasons") or (), per_citation.get("reason_details"))
 
 
 def language_names(codes: Iterable[str]) -> str:

@@ -396,15 +396,11 @@ class Judge:
         verdict = decide_citation(read.facts, citation.url, self.combiner, self.thresholds)
         opposite: tuple[Evidence, ...] = ()
         if verdict.judgment == "no_support" and verdict.contradicted:
-            evidence = contradicting_quote(source, self.judging)
+            evidence = self._opposite_quote(source, facts)
         else:
             evidence = covering_quote(read.claim, source, self.judging, facts.says_otherwise)
             if conflicting(facts, self.thresholds):
-                # In the claim's own words where a sentence says it, else the model's reading.
-                opposite = tuple(
-                    quote(source.document, i, source.url, self.judging)
-                    for i in sorted(facts.worded_opposite)[: self.judging.evidence_sentences]
-                ) or contradicting_quote(source, self.judging)
+                opposite = self._opposite_quote(source, facts)
         return CitationJudgment(
             citation=citation,
             judgment=verdict.judgment,
@@ -419,6 +415,14 @@ class Judge:
             reasons=verdict.reasons,
             says_otherwise=opposite,
             reason_details=verdict.details,
+        )
+
+    def _opposite_quote(self, source: SourceReading, facts: SourceFacts) -> tuple[Evidence, ...]:
+        """What says the opposite: the sentences that restate the claim negated or with another
+        value, in its own words, where there are any; else the window the model reads so."""
+        worded = sorted(facts.worded_opposite)[: self.judging.evidence_sentences]
+        return tuple(quote(source.document, i, source.url, self.judging) for i in worded) or (
+            contradicting_quote(source, self.judging)
         )
 
 

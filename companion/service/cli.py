@@ -298,7 +298,9 @@ def report(result: dict[str, Any], languages: frozenset[str]) -> str:
             lines.append("    cited by the paragraph's link (no marker of its own)")
         if s["judgment"] == "not_checked":
             lines.append(f"    {_not_checked([s], languages)}")
-        elif s["judgment"] != "complete_support" and (why := reasons_in_words(s.get("reasons", []))):
+        elif s["judgment"] != "complete_support" and (
+            why := reasons_in_words(s.get("reasons", []), s.get("reason_details"))
+        ):
             lines.append(f"    why this verdict: {why}")
         for pc in s["per_citation"]:
             note = " (irrelevant citation)" if pc["irrelevant"] else ""
@@ -310,6 +312,8 @@ def report(result: dict[str, Any], languages: frozenset[str]) -> str:
             label = quote_label(pc["judgment"], bool(s["contradicted"]))
             for e in pc["evidence"]:
                 lines.append(f"        {label}: “{e['text']}”")
+            for e in pc.get("says_otherwise", []):
+                lines.append(f"        says otherwise: “{e['text']}”")
         for claim in s["unsupported_assertions"]:
             lines.append(f"    unsupported: {claim}")
         for found in s.get("found_elsewhere", []):

@@ -181,3 +181,42 @@ def test_a_statement_without_support_shows_the_closest_passage(tmp_path, capsys,
     report = _verify(tmp_path, capsys, request)
     assert f"        closest passage: “{passage['text']}”" in report
     assert "evidence: “" not in report and "says otherwise" not in report
+
+
+def test_the_example_names_both_values_of_a_number_its_source_gives_otherwise(tmp_path, capsys, monkeypatch):
+    """Issue 36 item 4: "about 2,000 years ago" against a page's "at least 4,500 years ago" is
+    contradicted (a wording rule, whatever the model reads), and the report says both values."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    assert main(["verify", "--example"]) == 0
+    report = capsys.readouterr().out
+    block = report[report.index("ancient Egypt about 2,000 years ago") :].split("\n\n")[0]
+    assert "why this verdict: the source gives another value: 4,500 where the sentence says 2,000" in block
+    assert (
+        "says otherwise: “Beekeeping in man-made hives began in ancient Egypt at least 4,500 years ago"
+        in block
+    )
+
+
+MYTHS = "https://myths.example/eiffel"
+_MYTH_PAGE = """<article><h1>Five things people get wrong about the Eiffel Tower</h1><p>Many visitors
+assume that such a tall tower must be made of steel. It is not: the Eiffel Tower is not made of
+steel.</p><p>The tower was built entirely of puddled iron, a kind of wrought iron, because steel was
+still expensive and less proven in 1887.</p></article>"""
+
+
+def test_the_myth_page_is_never_green_and_its_refutation_is_never_the_quote(tmp_path, capsys, monkeypatch):
+    """Issue 36: this was "✓ Supported (0.96)" quoting the refutation. The refutation restates the
+    claim negated, which rules out complete support whatever the model reads (wording.says_otherwise)."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    request = _request([("The Eiffel Tower is made of steel.", MYTHS)], {MYTHS: _MYTH_PAGE})
+    [statement] = json.loads(_verify(tmp_path, capsys, request, "--json"))["statements"]
+    assert statement["judgment"] != "complete_support", statement
+    refutation = "It is not: the Eiffel Tower is not made of steel."
+    [cited] = statement["per_citation"]
+    # Shown as what it is: the quote of a contradiction, or beside a partial support; never as support.
+    shown = cited["evidence"] if statement["contradicted"] else cited["says_otherwise"]
+    assert [e["text"] for e in shown] == [refutation]
+    if not statement["contradicted"]:
+        assert refutation not in [e["text"] for e in cited["evidence"]]
+    report = _verify(tmp_path, capsys, request)
+    assert f"says otherwise: “{refutation}”" in report
