@@ -28,6 +28,7 @@ export const CONTENT_FILES = [
   'overlay/highlights.js',
   'overlay/badges.js',
   'overlay/dock.js',
+  'overlay/reasons.js',
   'overlay/card.js',
   'overlay/summary-bar.js',
   'overlay/overlay.js',

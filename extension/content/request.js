@@ -94,10 +94,10 @@
             : judged && (judged.judgment === 'inaccessible' || judged.judgment === 'not_checked')
               ? judged.reason || 'unavailable'
               : '',
-        quotes: ((judged && judged.evidence) || []).slice(0, 2).map((e) => ({
-          text: e.text,
-          href: e.fragment_url || CL.overlay.fragmentUrl(url, e.text),
-        })),
+        // What supports it, and apart from it the sentence that says the opposite (api.md
+        // says_otherwise), each opening the page at its own sentence. A sentence the companion
+        // gives as saying otherwise is never shown as support, also when evidence repeats it.
+        ...supportAndOpposite(judged, url),
       });
     }
     const list = [...views.values()]
@@ -120,11 +120,59 @@
       unsupported: line.unsupported_assertions || [],
       // What decided the verdict (api.md "reasons"); an older companion sends none.
       reasons: Array.isArray(line.reasons) ? line.reasons.filter((r) => typeof r === 'string') : [],
+      // Their particulars (another_number's two values), the statement's, else its citations'.
+      reasonDetails: reasonDetails([line, ...(line.per_citation || [])]),
       supportingSources: (shownSources.length ? shownSources : list).map((s) => s.n),
       // The same sources as the page marks them, each label once ("archi +2" stands for three).
       markers: [...new Set((shownSources.length ? shownSources : list).map((s) => s.marker))],
       elsewhere: CL.overlay.elsewhereView(line, request, sources),
     };
+  }
+
+  /**
+   * A citation's quotes: `quotes` (its evidence, at most two) and `saysOtherwise` (its
+   * says_otherwise, at most two; empty from a companion that sends none), each {text, href}.
+   * @param {any} judged  the citation's per_citation entry, if any
+   * @param {string} url  the page
+   */
+  function supportAndOpposite(judged, url) {
+    const toQuote = (/** @type {any} */ e) => ({ text: e.text, href: e.fragment_url || CL.overlay.fragmentUrl(url, e.text) });
+    const usable = (/** @type {unknown} */ list) =>
+      (Array.isArray(list) ? list : []).filter((e) => e && typeof e.text === 'string' && e.text.trim());
+    const saysOtherwise = usable(judged && judged.says_otherwise).slice(0, 2).map(toQuote);
+    const opposite = new Set(saysOtherwise.map((q) => sameText(q.text)));
+    const quotes = usable(judged && judged.evidence)
+      .filter((e) => !opposite.has(sameText(e.text)))
+      .slice(0, 2)
+      .map(toQuote);
+    return { quotes, saysOtherwise };
+  }
+
+  /** A quote's words, for telling whether two quotes are the same sentence. @param {string} text */
+  function sameText(text) {
+    return text.replace(/\s+/g, ' ').trim();
+  }
+
+  /**
+   * `reason_details` (api.md) of the statement line and then its citations, merged: for each
+   * reason id the first that has any, with only its string values; anything of another shape
+   * is dropped, never shown as it came.
+   * @param {any[]} lines  the statement line, then its per_citation entries
+   * @returns {Record<string, Record<string, string>>}
+   */
+  function reasonDetails(lines) {
+    /** @type {Record<string, Record<string, string>>} */
+    const out = {};
+    for (const line of lines) {
+      const details = line && line.reason_details;
+      if (!details || typeof details !== 'object' || Array.isArray(details)) continue;
+      for (const [id, values] of Object.entries(details)) {
+        if (id === '__proto__' || Object.hasOwn(out, id) || !values || typeof values !== 'object' || Array.isArray(values)) continue;
+        const kept = Object.fromEntries(Object.entries(values).filter(([, v]) => typeof v === 'string'));
+        if (Object.keys(kept).length) out[id] = kept;
+      }
+    }
+    return out;
   }
 
   /** citelens-audit-<host>-<yyyymmdd-hhmm>.json, local time. @param {string} url @param {Date} when */

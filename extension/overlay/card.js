@@ -18,7 +18,9 @@
    * @property {string} reason     why it could not be read, when it could not
    * @property {string} [via]      'browser' when it was read through the reader's browser
    * @property {boolean} [browserMayRead]  unread, but the reader's browser may be let in
-   * @property {{text: string, href: string}[]} quotes
+   * @property {{text: string, href: string}[]} quotes  what it says for the sentence (its evidence)
+   * @property {{text: string, href: string}[]} [saysOtherwise]  where it also says the opposite
+   *   (api.md per_citation says_otherwise); absent from a view built before that existed
    */
 
   /**
@@ -37,6 +39,8 @@
    * @property {ElsewhereView} [elsewhere]  support found in pages the sentence does not cite
    * @property {string[]} [reasons]  what decided the verdict: the statement line's `reasons` ids
    *   (docs/api.md), strongest first; absent from an older companion
+   * @property {Record<string, Record<string, string>>} [reasonDetails]  their particulars, by id
+   *   (`reason_details`: another_number's {claim, source})
    */
 
   /**
@@ -63,63 +67,6 @@
     if (judgment === 'inaccessible') return t('source_could_not_be_read');
     if (judgment === 'not_checked') return t('source_not_checked');
     return '';
-  }
-
-  /**
-   * The rule families of companion/judging/rules/<language>.json, by what they found: one message for
-   * each group, worded for any language the rule was written for.
-   * @type {Record<string, () => string>}
-   */
-  const RULE_WORDS = {
-    framed: () => t('card_reason_rule_framed'),
-    framed_numbers: () => t('card_reason_rule_framed'),
-    negated: () => t('card_reason_rule_negated'),
-    negated_between: () => t('card_reason_rule_negated'),
-    negates: () => t('card_reason_rule_negated'),
-    restates_negated: () => t('card_reason_rule_negated'),
-    substituted: () => t('card_reason_rule_substituted'),
-    another_number: () => t('card_reason_rule_substituted'),
-    opposite: () => t('card_reason_rule_opposite'),
-    reversed: () => t('card_reason_rule_opposite'),
-    passive_reversed: () => t('card_reason_rule_opposite'),
-    scope_universal: () => t('card_reason_rule_scope'),
-    scope_only: () => t('card_reason_rule_scope'),
-    scope_part_of: () => t('card_reason_rule_scope'),
-    scope_partial: () => t('card_reason_rule_scope'),
-  };
-
-  /** The other reason ids (docs/api.md, "reasons"). @type {Record<string, () => string>} */
-  const REASON_WORDS = {
-    'model.entailment': () => t('card_reason_model_entailment'),
-    'model.no_entailment': () => t('card_reason_model_no_entailment'),
-    'model.contradiction': () => t('card_reason_model_contradiction'),
-    'score.below_complete': () => t('card_reason_score'),
-    'score.below_partial': () => t('card_reason_score'),
-    'claims.unsupported': () => t('card_reason_claims_unsupported'),
-  };
-
-  /**
-   * What decided a verdict, in the reader's words: one line per message, in the order of the
-   * ids (strongest first), each message once, and the model's "no entailment" not beside its
-   * "contradiction". An id this version does not know (a newer companion's) is left out, never
-   * shown as it is; so is anything that is not a string.
-   * @param {unknown} reasons  a statement line's `reasons`: missing from an older companion
-   * @returns {string[]}
-   */
-  function reasonWords(reasons) {
-    if (!Array.isArray(reasons)) return [];
-    // "Reads it as the opposite" already says it does not read it as the same thing.
-    const opposite = reasons.includes('model.contradiction');
-    const words = [];
-    for (const id of reasons) {
-      if (typeof id !== 'string' || (opposite && id === 'model.no_entailment')) continue;
-      const rule = /^rule:[a-z]{2,3}\.([a-z_]+)$/.exec(id);
-      const say = rule ? Object.hasOwn(RULE_WORDS, rule[1]) && RULE_WORDS[rule[1]] : Object.hasOwn(REASON_WORDS, id) && REASON_WORDS[id];
-      if (!say) continue;
-      const text = say();
-      if (!words.includes(text)) words.push(text);
-    }
-    return words;
   }
 
   const EDGE = 8; // px kept free at the viewport's edges
@@ -191,6 +138,7 @@
       this.index = null;
       /** @type {Text|null} the first quote's text, for the evidence highlight */
       this.quoteText = null;
+      this.groups = 0;
       this.onClose = onClose;
     }
 
@@ -205,6 +153,7 @@
       this.el.replaceChildren();
       this.quoteText = null;
       this.index = view.index;
+      this.groups = 0; // labelled groups of quotes in this card, for their ids
       const headingId = `citelens-card-${view.index}`;
       this.el.setAttribute('aria-labelledby', headingId);
 
@@ -255,7 +204,7 @@
      * @param {StatementView} view @param {string} headId
      */
     addReasons(view, headId) {
-      const words = reasonWords(view.reasons);
+      const words = CL.overlay.reasonWords(view.reasons, view.reasonDetails);
       if (!words.length) return;
       const box = this.add(this.el, 'div', 'reasons');
       const head = this.add(box, 'p', 'reasons-head', t('card_reasons_heading'));
@@ -284,8 +233,10 @@
       } else if (source.reason && source.browserMayRead) {
         this.add(box, 'div', 'via', t('source_browser_may_read'));
       }
-      this.addQuotes(box, source.quotes);
-      if (!source.quotes.length && !source.reason) {
+      const opposite = Array.isArray(source.saysOtherwise) ? source.saysOtherwise : [];
+      if (opposite.length) this.addQuotesBesideOpposite(box, source, opposite, refutes);
+      else this.addQuotes(box, source.quotes);
+      if (!source.quotes.length && !opposite.length && !source.reason) {
         const link = /** @type {HTMLAnchorElement} */ (this.add(box, 'a', 'open', t('card_open_source')));
         link.href = source.url;
         link.target = '_blank';
@@ -305,6 +256,39 @@
       this.add(head, 'span', 'source-host', found.title ? `${host} — ${found.title}` : host);
       this.add(box, 'div', '', verdictWords(found.judgment));
       this.addQuotes(box, found.quotes);
+    }
+
+    /**
+     * A source that also says the opposite (api.md says_otherwise): its quotes under two labels,
+     * "Supports:" (or "Closest passage:" when it does not support the sentence) and "Says
+     * otherwise:", each group named by its label for screen readers and each quote with its
+     * link to the page at that sentence. A quote that is also a says-otherwise sentence goes
+     * only under "Says otherwise:"; so do the quotes of a source that refutes the sentence.
+     * @param {Element} box @param {SourceView} source
+     * @param {{text: string, href: string}[]} opposite @param {boolean} refutes
+     */
+    addQuotesBesideOpposite(box, source, opposite, refutes) {
+      const words = (/** @type {string} */ text) => text.replace(/\s+/g, ' ').trim();
+      const against = refutes ? [...source.quotes, ...opposite] : opposite;
+      const seen = new Set();
+      const otherwise = against.filter((q) => !seen.has(words(q.text)) && seen.add(words(q.text)));
+      const support = refutes ? [] : source.quotes.filter((q) => !seen.has(words(q.text)));
+      const supports = source.judgment === 'complete_support' || source.judgment === 'partial_support';
+      if (support.length) this.addQuoteGroup(box, 'supports', supports ? t('card_quote_supports') : t('card_quote_closest'), support);
+      this.addQuoteGroup(box, 'says-otherwise', t('card_quote_says_otherwise'), otherwise);
+    }
+
+    /**
+     * @param {Element} box @param {string} kind  a class: 'supports' or 'says-otherwise'
+     * @param {string} label @param {{text: string, href: string}[]} quotes
+     */
+    addQuoteGroup(box, kind, label, quotes) {
+      const group = this.add(box, 'div', `quotes ${kind}`);
+      group.setAttribute('role', 'group');
+      const head = this.add(group, 'p', 'quote-label', label);
+      head.id = `citelens-card-${this.index}-quotes-${++this.groups}`;
+      group.setAttribute('aria-labelledby', head.id);
+      this.addQuotes(group, quotes);
     }
 
     /** @param {Element} box @param {{text: string, href: string}[]} quotes */
@@ -365,5 +349,5 @@
     }
   }
 
-  CL.overlay = Object.assign(CL.overlay || {}, { Card, placeCard, reasonWords });
+  CL.overlay = Object.assign(CL.overlay || {}, { Card, placeCard });
 })((globalThis.CiteLens ??= {}));

@@ -68,6 +68,8 @@ ${Object.entries(PALETTE).map(([kind, c]) => `.k-${kind} { background: ${c.backg
 .card .elsewhere-head { margin: 10px 0 0; font-weight: 600; }
 .card .refutes blockquote { border-left-color: #a21caf; background: #fdf4ff; }
 .card .found blockquote { border-left-color: #15803d; background: #f0fdf4; }
+.card .quote-label { margin: 8px 0 0; font-weight: 600; }
+.card .says-otherwise blockquote { border-left-color: #a21caf; background: #fdf4ff; }
 .card ul { margin: 4px 0 0; padding-left: 18px; }
 .card .close { position: absolute; top: 6px; right: 8px; border: 0; background: none; font-size: 16px; cursor: pointer; color: #475569; }
 ::highlight(citelens-evidence) { background-color: rgb(59 130 246 / 0.3); }

@@ -51,12 +51,13 @@
     /** @type {Record<string, string>} */
     const named = {};
     for (const [name, p] of Object.entries(entry.placeholders || {})) named[name.toLowerCase()] = p.content;
-    const numbered = (/** @type {string} */ text) => text.replace(/\$(\d)/g, (_, d) => subs[Number(d) - 1] ?? '');
+    // One pass, as the browsers do: a substituted value is inserted as it is ("$$" in it stays).
+    const numbered = (/** @type {string} */ text) => text.replace(/\$\$|\$(\d)/g, (all, d) => (all === '$$' ? '$' : subs[Number(d) - 1] ?? ''));
     return entry.message.replace(/\$\$|\$([a-z0-9_@]+)\$|\$(\d)/gi, (all, name, digit) => {
       if (all === '$$') return '$';
       if (digit) return subs[Number(digit) - 1] ?? '';
       const content = named[String(name).toLowerCase()];
-      return content === undefined ? all : numbered(content).replace(/\$\$/g, '$');
+      return content === undefined ? all : numbered(content);
     });
   }
 

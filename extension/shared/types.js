@@ -65,9 +65,14 @@
  * @property {string[]} [unsupported_assertions]
  * @property {string} [reason]   why it could not be read, when inaccessible
  * @property {string[]} [reasons]  what decided its judgment, strongest first (docs/api.md "reasons"):
- *   model.entailment, model.no_entailment, model.contradiction, score.below_complete,
- *   score.below_partial, claims.unsupported, rule:<language>.<family>; empty for inaccessible and
- *   not_checked; always sent by this companion, missing from an older one
+ *   model.entailment, model.no_entailment, model.contradiction, model.conflicting_reading,
+ *   wording.says_otherwise, score.below_complete, score.below_partial, claims.unsupported,
+ *   rule:<language>.<family>; empty for inaccessible and not_checked; always sent by this
+ *   companion, missing from an older one
+ * @property {Record<string, Record<string, string>>} [reason_details]  a reason's particulars by
+ *   id: rule:<language>.another_number has {claim, source}, both values as written
+ * @property {Evidence[]} [says_otherwise]  the sentence of the source that says the opposite of
+ *   the claim, shown beside the support, never among `evidence`; missing from an older companion
  */
 
 /**
@@ -100,7 +105,8 @@
  * @property {FoundElsewhere[]} [found_elsewhere]  best first; empty when fully supported or nothing was found
  * @property {string[]} [reasons]  what decided its judgment, strongest first: the ids of
  *   PerCitation.reasons; empty for no_citation, inaccessible and not_checked; missing from an
- *   older companion. The card shows them as "Why this verdict" (overlay/card.js reasonWords)
+ *   older companion. The card shows them as "Why this verdict" (overlay/reasons.js reasonWords)
+ * @property {Record<string, Record<string, string>>} [reason_details]  as PerCitation's
  */
 
 /**

@@ -105,7 +105,7 @@ test('every text colour in the card and the summary meets AA on the background i
   }
   // The default text (.layer) on the card and its quote boxes.
   const text = get('.layer').color;
-  for (const sel of ['.card blockquote', '.card .refutes blockquote', '.card .found blockquote']) {
+  for (const sel of ['.card blockquote', '.card .refutes blockquote', '.card .found blockquote', '.card .says-otherwise blockquote']) {
     const bg = /background:\s*(#[0-9a-f]+)/.exec(all.find((r) => r.selector === sel).decls.background ?? '')?.[1] ?? get(sel).background;
     assert.ok(contrast(text, bg) >= 4.5, `${sel}`);
   }

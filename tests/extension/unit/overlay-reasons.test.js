@@ -95,7 +95,10 @@ test('every reason id has its words; a family group speaks once; both score ids 
   const groups = {
     card_reason_rule_framed: ['framed', 'framed_numbers'],
     card_reason_rule_negated: ['negated', 'negated_between', 'negates', 'restates_negated'],
-    card_reason_rule_substituted: ['substituted', 'another_number'],
+    card_reason_rule_substituted: ['substituted'],
+    // Issue 36 item 2: another value for the same quantity has words of its own (and its values
+    // when the companion sends them, overlay-says-otherwise.test.js).
+    card_reason_rule_another_number: ['another_number'],
     card_reason_rule_opposite: ['opposite', 'reversed', 'passive_reversed'],
     card_reason_rule_scope: ['scope_universal', 'scope_only', 'scope_part_of', 'scope_partial'],
   };
