@@ -288,6 +288,14 @@ def conflict_curve(
     }
 
 
+def _shown(path: Path) -> str:
+    """A path as the config records it: relative to the checkout where it lies inside it."""
+    try:
+        return str(path.resolve().relative_to(HERE))
+    except ValueError:
+        return str(path)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -373,7 +381,7 @@ def main() -> None:
         "l2": chosen.l2,
     }
     config["calibration"] = {
-        "data": f"{args.part} parts of AttributionBench dev and WiCE dev in {args.splits} "
+        "data": f"{args.part} parts of AttributionBench dev and WiCE dev in {_shown(args.splits)} "
         "(scripts/make_splits.py, seed 13), read by the judge and decided by its policy",
         "contradiction_data": f"{args.snli.parent.name}/{args.snli.name} after its first "
         f"{args.snli_skip} rows, flags right 95% of the time",
