@@ -1,7 +1,7 @@
 """Verdicts do not depend on the page's chrome (issue 36 item 3): metamorphic tests of extraction.
 
 The same article, bare or inside a site's menu, cookie banner, newsletter box, related links,
-share bar and footer (tests/companion/chrome.py), must give the judge the same sentences in the
+share bar and footer (scripts/chrome_pages.py), must give the judge the same sentences in the
 same order, contiguous, and none of the chrome. The unrelated paragraph put before and after it
 is real content: it may stay, as sentences of its own, never merged into the article's.
 """
@@ -140,3 +140,38 @@ def test_the_myth_page_reads_the_same_bare_and_wrapped(placement: str) -> None:
     ]
     assert windows[0] == windows[1]
     assert any(MYTH_DENIAL in w for w in windows[1])
+
+
+# --- the judge's verdicts, with the real model, on held NLI pairs ----------------------------------
+
+HELD_PAIRS = Path(__file__).resolve().parents[3] / "shared" / "data" / "nli_more" / "lingnli_val.jsonl.gz"
+
+
+@pytest.mark.slow
+def test_held_pairs_get_the_same_verdict_bare_and_wrapped():
+    """A seeded sample of LingNLI val (MNLI's genres, never trained on), each pair an answer
+    sentence citing a page that holds its premise (scripts/trust_probe.py): the verdict and its
+    quote are the same bare and inside each placement of a site's chrome. (The score may move a
+    little: the unrelated paragraphs are real content, and the page's word statistics count them.)"""
+    from companion.judging.judge import Judge
+    from companion.model.folder import default_model_dir
+    from companion.model.infer import OnnxNLI
+    from companion.records import Citation, SourceResult, Statement
+    from scripts.trust_probe import URL, page, sample
+
+    assert HELD_PAIRS.exists(), f"{HELD_PAIRS} is missing: CI runs with ../shared beside the clone"
+    nli = OnnxNLI(default_model_dir())
+    judge = Judge(nli, nli.config)
+
+    def judged(claim: str, html: str) -> tuple:
+        document = html_to_document(URL, html, max_chars=200_000)
+        statement = Statement(0, claim, (0, len(claim)), (Citation("c1", "1", URL, len(claim)),))
+        r = judge.judge(statement, {URL: SourceResult(URL, document)})
+        return r.judgment, r.contradicted, tuple(e.text for e in r.evidence)
+
+    rows = sample(f"{HELD_PAIRS}:18", seed=36)
+    for i, row in enumerate(rows):
+        bare_html = page(row["premise"])
+        bare = judged(row["hypothesis"], bare_html)
+        wrapped = judged(row["hypothesis"], wrap(bare_html, PLACEMENTS[i % len(PLACEMENTS)]))
+        assert wrapped == bare, (row, PLACEMENTS[i % len(PLACEMENTS)])
