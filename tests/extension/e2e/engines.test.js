@@ -4,7 +4,9 @@
 // Dead links and uncited sentences are facts of the pipeline and asserted; the model's own
 // verdicts are compared with what each fixture sentence was written to be, the agreement is
 // printed, and it must stay above a floor: a guard against regressions, not a measure of the
-// model's quality (scripts/evaluate.py measures that).
+// model's quality (scripts/evaluate.py measures that). A sentence written to be contradicted is
+// never shown as fully supported, with no tolerance (issue 36 item 5), nor is the myth page's
+// "made of steel", with the page in its site's chrome or bare.
 // Screenshots go to test-artifacts/; click→badge times are printed.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -22,6 +24,7 @@ import {
   compareVerdicts,
   layoutNow,
   layoutPasses,
+  readCard,
   readOverlay,
   verdictsByText,
   waitForResults,
@@ -31,10 +34,16 @@ const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.
 const EXPECTATIONS = JSON.parse(readFileSync(path.join(FIXTURES, 'e2e-expectations.json'), 'utf8'));
 const ENGINES = Object.entries(EXPECTATIONS).filter(([name]) => !name.startsWith('_'));
 const FIVE_FIELDS = ['answer_statement', 'cited_url', 'support_judgment', 'evidence_sentences', 'unsupported_assertions'];
-// The share of judged sentences whose verdict must be the one the fixture was written for: 34 of
-// today's 40, where the shipped model gives 37 or 38. A fraction, so that a fixture sentence
-// more or less keeps the floor where it was meant to be.
-const AGREEMENT_FLOOR = 0.85;
+// How many of the judged sentences must get the verdict the fixture was written for (issue 36
+// item 5). Measured with the companion of issue 36 item 1 (wording.says_otherwise,
+// model.conflicting_reading), 2026-12-03: 40 of 47 in Chromium (the 7 others: both "made of
+// steel" sentences and google-ai-mode's "300 metres tall" and "rarely windy" partial, two
+// "partial" sentences complete, phind's "not dead" partial). The floor is that less 2
+// sentences: 38 of 47, at most 9 disagreements. (Before item 1 the shipped model gave 37 or 38
+// of the 40 sentences the fixtures then had, about 93 %; 40 of 47 is 85 %: worse, reported.)
+// Stated in sentences; a fixture sentence more or less changes JUDGED and the floor is measured again.
+const JUDGED = 47;
+const AGREEMENT_FLOOR = 38;
 
 let sites;
 let companion;
@@ -89,6 +98,8 @@ for (const [engine, { fixture, expect, block_cited: blockCited = [] }] of ENGINE
     // Each sentence's verdict, read from its card opened by keyboard focus.
     const verdicts = await verdictsByText(page);
     agreement[engine] = compareVerdicts(verdicts, expect);
+    // Trust: no sentence its article was written to refute is shown green. No tolerance.
+    assert.deepEqual(agreement[engine].greenContradicted, [], 'written to be contradicted, shown as fully supported');
     // A sentence cited only by its paragraph's chip says so in its card, and no other does.
     for (const v of verdicts) assert.equal(v.citedByBlock, blockCited.some((f) => v.text.includes(f)), `cited by the paragraph's link: "${v.text}"`);
 
@@ -130,6 +141,10 @@ for (const [engine, { fixture, expect, block_cited: blockCited = [] }] of ENGINE
     await card.waitFor({ state: 'hidden' });
 
     // Export: the audit card file, named after the host and the time, with the five fields.
+    // Without room beside the answer the summary folds to its chip (summary-bar.js, dock.js; the
+    // chatgpt page at this size): unfold it as a reader would, or its buttons are not shown.
+    const chip = page.locator('citelens-overlay .panel.collapsed .chip');
+    if (await chip.count()) await chip.click();
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.locator('citelens-overlay .bar button[data-action="export"]').click(),
@@ -168,11 +183,49 @@ for (const [engine, { fixture, expect, block_cited: blockCited = [] }] of ENGINE
   });
 }
 
-test(`the model gives the verdicts the fixtures were written for on at least ${AGREEMENT_FLOOR * 100}% of the sentences it judges`, (t) => {
-  const { agreed, judged, disagreements } = agreementOf(agreement);
+test(`the model gives the verdicts the fixtures were written for on at least ${AGREEMENT_FLOOR} of the ${JUDGED} sentences it judges, and never shows a contradicted one as supported`, (t) => {
+  const { agreed, judged, disagreements, greenContradicted } = agreementOf(agreement);
   if (!judged) return t.skip('no engine page was checked');
-  assert.ok(agreed / judged >= AGREEMENT_FLOOR, `${agreed} of ${judged} sentences agree; the others:\n${disagreements.join('\n')}`);
+  assert.deepEqual(greenContradicted, [], 'sentences written to be contradicted, shown as fully supported');
+  // Every page checked: the count the floor was set for (a changed fixture restates the floor).
+  if (Object.keys(agreement).length === ENGINES.length) assert.equal(judged, JUDGED, 'the fixtures changed: measure the agreement again and restate AGREEMENT_FLOOR');
+  // Some pages checked (--test-name-pattern): the same number of disagreements at most.
+  assert.ok(judged - agreed <= JUDGED - AGREEMENT_FLOOR, `${agreed} of ${judged} sentences agree (floor ${AGREEMENT_FLOOR} of ${JUDGED}); the others:\n${disagreements.join('\n')}`);
 });
+
+// Issue 36 item 5: the myth page says "Many visitors assume that such a tall tower must be made
+// of steel. It is not: the Eiffel Tower is not made of steel." A sentence saying it is made of
+// steel, citing that page, must never be shown as supported, whether the page comes in a news
+// site's chrome (nav, cookie banner, related links) or bare (the article alone): the chrome once
+// changed what the companion read. The sentence is perplexity.html's.
+const MYTH = 'The Eiffel Tower is made of steel.';
+for (const [variant, query, path_] of [
+  ["in its site's chrome", '', '/articles/eiffel-myths.html'],
+  ['bare', '?sources=bare', '/bare/articles/eiffel-myths.html'],
+]) {
+  test(`"${MYTH}" citing the myth page is never shown as supported: the page served ${variant}`, async () => {
+    const page = await browser.context.newPage();
+    await page.goto(`${sites.engines}/perplexity.html${query}`);
+    await browser.click(page);
+    await waitForResults(page, Date.now());
+    const card = await readCard(page, MYTH);
+    assert.ok(card, `a badge for "${MYTH}"`);
+    console.log(`# myth page ${variant}: "${MYTH}" is ${card.kind}; card: ${JSON.stringify(card.groups.length ? card.groups : card.quotes)}`);
+    assert.notEqual(card.kind, 'complete_support', `"${MYTH}" shown as fully supported by the myth page (${variant})`);
+    // The page was read (a verdict on what it says, not a dead link), and it is this variant's.
+    assert.ok(!['inaccessible', 'no_citation', 'not_checked'].includes(card.kind), card.kind);
+    assert.ok(card.links.length && card.links.every((href) => href.startsWith(`${sites.sources}${path_}`)), JSON.stringify(card.links));
+    // "not made of steel" is never offered as support; where it is shown beside the support, it
+    // is labelled as saying otherwise and opens the page at that sentence.
+    // (A contradicted sentence's quote is the refutation, under "says otherwise:" too.)
+    const otherwise = card.groups.filter((g) => g.kind === 'says-otherwise');
+    for (const group of otherwise) assert.ok(group.label === 'Says otherwise:' && group.links.every((href) => /#:~:text=/.test(href)), JSON.stringify(group));
+    const asSupport = card.quotes.filter((q) => !otherwise.some((g) => g.quotes.includes(q)));
+    if (card.kind !== 'contradicted') assert.ok(!asSupport.some((q) => /not made of steel/i.test(q)), JSON.stringify(card));
+    await page.screenshot({ path: path.join(ARTIFACTS, `chromium-myth-${query ? 'bare' : 'wrapped'}.png`) });
+    await page.close();
+  });
+}
 
 // Issue 25.1: the extension counts positions in UTF-16 code units, the companion once read them
 // as code points, and every character beyond U+FFFF before a marker moved the later spans.

@@ -133,12 +133,15 @@ export function verdictsByText(page) {
 /**
  * Matches each expected sentence (by a fragment of its text) to a verdict. Verdicts that follow
  * from the pipeline alone (a dead link, no citation) must match; the model's calls are counted.
+ * `greenContradicted` lists the sentences written to be contradicted (their articles refute
+ * them) that the overlay shows as fully supported: the trust requirement, which has no
+ * tolerance (issue 36 item 5).
  * @param {{kind: string, text: string}[]} verdicts
  * @param {Record<string, string[]>} expect  fragment → acceptable kinds
  */
 export function compareVerdicts(verdicts, expect) {
   const FACTS = ['inaccessible', 'no_citation'];
-  const result = { agreed: 0, judged: 0, disagreements: [] };
+  const result = { agreed: 0, judged: 0, disagreements: [], greenContradicted: [] };
   for (const [fragment, allowed] of Object.entries(expect)) {
     const found = verdicts.find((v) => v.text.includes(fragment));
     if (!found) throw new Error(`no badge for the sentence with "${fragment}" (have: ${verdicts.map((v) => v.text).join(' | ')})`);
@@ -147,6 +150,9 @@ export function compareVerdicts(verdicts, expect) {
       continue;
     }
     result.judged++;
+    if (allowed.includes('contradicted') && !allowed.includes('complete_support') && found.kind === 'complete_support') {
+      result.greenContradicted.push(found.text);
+    }
     if (allowed.includes(found.kind)) result.agreed++;
     else result.disagreements.push({ sentence: found.text, model: found.kind, intended: allowed });
   }
@@ -165,5 +171,37 @@ export function agreementOf(byPage) {
     disagreements: all.flatMap(([page, a]) =>
       a.disagreements.map((d) => `${page}: "${d.sentence}": the model says ${d.model}, the fixture means ${d.intended.join(' or ')}`),
     ),
+    greenContradicted: all.flatMap(([page, a]) => (a.greenContradicted || []).map((text) => `${page}: "${text}"`)),
   };
+}
+
+/**
+ * Opens the card of the sentence `text` by focusing its badge and reads it: its verdict, its
+ * quotes as plain blockquotes, and its labelled groups ("Supports:", "Says otherwise:") with
+ * their quotes and links. Esc closes it again.
+ * @returns {Promise<{kind: string, quotes: string[], links: string[], groups: {kind: string, label: string, quotes: string[], links: string[]}[]} | null>}
+ */
+export function readCard(page, text) {
+  return page.evaluate((sentence) => {
+    const root = document.querySelector('citelens-overlay').shadowRoot;
+    for (const badge of root.querySelectorAll('.badge')) {
+      badge.focus();
+      const card = root.querySelector('.card');
+      if (card.querySelector('.statement').textContent !== sentence) continue;
+      const words = (els) => [...els].map((e) => e.textContent.replace(/\s+/g, ' ').trim());
+      const out = {
+        kind: badge.dataset.kind,
+        quotes: words(card.querySelectorAll('blockquote')),
+        links: [...card.querySelectorAll('a.open')].map((a) => a.getAttribute('href')),
+        groups: [...card.querySelectorAll('.quotes')].map((g) => ({
+          kind: g.classList.contains('says-otherwise') ? 'says-otherwise' : 'supports',
+          label: g.querySelector('.quote-label')?.textContent ?? '',
+          quotes: words(g.querySelectorAll('blockquote')),
+          links: [...g.querySelectorAll('a.open')].map((a) => a.getAttribute('href')),
+        })),
+      };
+      return out;
+    }
+    return null;
+  }, text);
 }

@@ -2,7 +2,8 @@
 // other the cited articles (each wrapped in a real site's boilerplate). Two origins, because an
 // answer page's links to its own host are never sources. `/<fixture>.html?sources=held` cites
 // the same articles under /held/, which answer only after HELD_MS: a check still waiting for
-// its pages, for tests of what happens meanwhile.
+// its pages, for tests of what happens meanwhile. `?sources=bare` cites them under /bare/, served
+// bare: the article alone in a minimal page, without the site's chrome (issue 36 item 5).
 import { createServer } from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -29,6 +30,12 @@ article{max-width:680px;margin:24px auto;padding:0 24px}aside{max-width:680px;ma
 </body></html>`;
 }
 
+/** The article alone: no nav, banner, related links or footer. */
+function bareArticle(slug, body) {
+  const heading = /<h1>(.*?)<\/h1>/.exec(body);
+  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${heading ? heading[1] : slug}</title></head>\n<body><article>${body}</article></body></html>`;
+}
+
 /** @param {(req: import('node:http').IncomingMessage) => {status: number, type?: string, body: string, delay?: number}} handle */
 function listen(handle) {
   const server = createServer((req, res) => {
@@ -51,17 +58,19 @@ export async function startSites() {
   const sources = await listen((req) => {
     const where = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     const delay = where.startsWith('/held/') ? HELD_MS : 0;
-    const slug = where.replace(/^(\/held)?\/articles\//, '');
+    const slug = where.replace(/^(\/held|\/bare)?\/articles\//, '');
     const file = path.join(ARTICLES, slug);
     if (!/^[a-z0-9-]+\.html$/.test(slug) || !existsSync(file)) return { status: 404, body: '<h1>Not found</h1>', delay };
-    return { status: 200, body: wrapArticle(slug, readFileSync(file, 'utf8')), delay };
+    const wrap = where.startsWith('/bare/') ? bareArticle : wrapArticle;
+    return { status: 200, body: wrap(slug, readFileSync(file, 'utf8')), delay };
   });
   const engines = await listen((req) => {
     const url = new URL(req.url, 'http://x');
     const name = url.pathname.replace(/^\//, '');
     if (!/^[a-z0-9-]+\.html$/.test(name) || !existsSync(path.join(FIXTURES, name))) return { status: 404, body: 'not found' };
-    const held = url.searchParams.get('sources') === 'held';
-    return { status: 200, body: renderFixture(name, held ? `${sources.origin}/held` : sources.origin) };
+    const variant = url.searchParams.get('sources');
+    const origin = variant === 'held' || variant === 'bare' ? `${sources.origin}/${variant}` : sources.origin;
+    return { status: 200, body: renderFixture(name, origin) };
   });
   return {
     sources: sources.origin,
