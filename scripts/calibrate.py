@@ -24,11 +24,13 @@ through the policy that runs (policy.decide_statement), so the figures describe 
   cross-validated (5 folds: fit on four, judge the fifth), and that figure is written beside the
   in-sample one;
 - last, `conflict` (issue 36: one on-topic window read as contradiction at it vetoes complete
-  support), by a rule written before any figure: the lowest bar of CONFLICT_BARS that costs the
-  citation calib parts at most CONFLICT_COST of mean balanced accuracy against the veto off, and
-  among those the one with the best mean balanced accuracy with the NLI pairs beside them (ties:
-  the higher bar). The citation parts hold no contradictions, so the veto can only cost there;
-  the NLI pairs are where it pays;
+  support): the lowest bar of CONFLICT_BARS that costs the citation calib parts at most
+  CONFLICT_COST of mean balanced accuracy against the veto off. The citation parts hold no
+  contradictions, so the veto can only cost there; where it costs nothing the bar goes as low as
+  the candidates do, since a reader who trusts green must not be sent past a reading of the
+  opposite (the first version of this rule broke ties towards the higher bar, which turned the
+  veto off for a model whose curve was flat: the model card says so). The mean balanced
+  accuracy with the NLI pairs beside them is recorded for each bar (`conflict_curve`);
 and writes them into <model>/config.json. The held parts stay untouched for reporting; SNLI test
 accuracy is an argmax figure that no threshold touches.
 
@@ -256,10 +258,7 @@ CONFLICT_COST = 0.005
 
 
 def conflict_bar(
-    sets: Sequence[Sequence[tuple[ClaimFacts | None, str]]],
-    with_nli: Sequence[Sequence[tuple[ClaimFacts | None, str]]],
-    combiner: Combiner,
-    t: Thresholds,
+    sets: Sequence[Sequence[tuple[ClaimFacts | None, str]]], combiner: Combiner, t: Thresholds
 ) -> Thresholds:
     """`t` with the conflict bar of the module docstring's rule (never above the contradiction
     bar, where a window's reading contradicts the claim outright)."""
@@ -268,11 +267,7 @@ def conflict_bar(
     affordable = [
         b for b in bars if mean_ba(sets, combiner, dataclasses.replace(t, conflict=b)) >= off - CONFLICT_COST
     ]
-    best = max(
-        affordable,
-        key=lambda b: (mean_ba(with_nli, combiner, dataclasses.replace(t, conflict=b)), b),
-    )
-    return dataclasses.replace(t, conflict=best)
+    return dataclasses.replace(t, conflict=min(affordable))
 
 
 def conflict_curve(
@@ -364,7 +359,7 @@ def main() -> None:
     chosen = dataclasses.replace(
         chosen, thresholds=dataclasses.replace(chosen.thresholds, contradiction_ceiling=best)
     )
-    chosen = dataclasses.replace(chosen, thresholds=conflict_bar(sets, with_nli, combiner, chosen.thresholds))
+    chosen = dataclasses.replace(chosen, thresholds=conflict_bar(sets, combiner, chosen.thresholds))
     x, y, w = design(sets)
     _, out_of_fold = choose_l2(x, y, w)
     brier, ece = calibration_error(out_of_fold, y, w)
