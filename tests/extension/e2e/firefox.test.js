@@ -11,14 +11,19 @@ import { startCompanion } from '../helpers/companion.js';
 import { launchFirefox, pasteToken } from '../helpers/firefox.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 import { startSites } from '../helpers/sites.js';
-import { BADGE_LABEL, agreementOf, compareVerdicts, readOverlay, verdictsByText, waitForResults } from '../helpers/overlay.js';
+import { BADGE_LABEL, agreementOf, compareVerdicts, readCard, readOverlay, verdictsByText, waitForResults } from '../helpers/overlay.js';
 
 const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url));
 const { fixture, expect } = JSON.parse(readFileSync(path.join(FIXTURES, 'e2e-expectations.json'), 'utf8')).perplexity;
-// The share of the page's judged sentences whose verdict must be the one the fixture was written
-// for: a guard against regressions, not a measure of the model (scripts/evaluate.py). Of this
-// page's 6 the shipped model gives all 6; the floor lets one go, as engines.test.js's lets 6 of 40.
-const AGREEMENT_FLOOR = 0.8;
+// How many of the page's judged sentences must get the verdict the fixture was written for: a
+// guard against regressions, not a measure of the model (scripts/evaluate.py). Measured with the
+// companion of issue 36 item 1, 2026-12-03: 5 of 6, as in Chromium ("The Eiffel Tower is made of
+// steel." is partial, not contradicted; before item 1 all 6 agreed). The floor is that less 1
+// sentence, 4 of 6: less 2 would let half the page go. A sentence written to be contradicted is
+// never shown as fully supported, with no tolerance (issue 36 item 5).
+const JUDGED = 6;
+const AGREEMENT_FLOOR = 4;
+const MYTH = 'The Eiffel Tower is made of steel.';
 
 let sites;
 let companion;
@@ -58,10 +63,12 @@ test('Perplexity in Firefox: capture, streamed badges, highlights and the eviden
   for (const badge of overlay.badges) assert.match(badge.label, BADGE_LABEL);
   const verdicts = compareVerdicts(await verdictsByText(page), expect);
   console.log(`# firefox perplexity: model verdicts agree with the intended ones on ${verdicts.agreed} of ${verdicts.judged} sentences`);
-  const { disagreements } = agreementOf({ perplexity: verdicts });
+  const { disagreements, greenContradicted } = agreementOf({ perplexity: verdicts });
+  assert.deepEqual(greenContradicted, [], 'written to be contradicted, shown as fully supported');
+  assert.equal(verdicts.judged, JUDGED, 'the fixture changed: measure the agreement again and restate AGREEMENT_FLOOR');
   assert.ok(
-    verdicts.agreed / verdicts.judged >= AGREEMENT_FLOOR,
-    `${verdicts.agreed} of ${verdicts.judged} sentences agree; the others:\n${disagreements.join('\n')}`,
+    verdicts.agreed >= AGREEMENT_FLOOR,
+    `${verdicts.agreed} of ${verdicts.judged} sentences agree (floor ${AGREEMENT_FLOOR}); the others:\n${disagreements.join('\n')}`,
   );
   const judged = overlay.badges.filter((b) => b.judgment === 'complete_support').length;
   assert.equal(overlay.highlights['citelens-complete_support'] || 0, judged, 'CSS Custom Highlights in Firefox');
@@ -77,5 +84,27 @@ test('Perplexity in Firefox: capture, streamed badges, highlights and the eviden
   const href = await page.$eval('citelens-overlay >>> .card a.open', (a) => a.getAttribute('href'));
   assert.ok(href.startsWith(`${sites.sources}/articles/`) && href.includes('#:~:text='), href);
   await page.screenshot({ path: path.join(ARTIFACTS, 'firefox-perplexity.png') });
+  await page.close();
+});
+
+// Issue 36 item 5, as in engines.test.js: the myth page ("It is not: the Eiffel Tower is not made
+// of steel.") served bare, without its site's chrome, never makes its sentence green either; the
+// sentence that says otherwise is shown under its own label, never as support.
+test(`Firefox: "${MYTH}" citing the myth page served bare is never shown as supported`, async () => {
+  const page = await firefox.browser.newPage();
+  await page.goto(`${sites.engines}/${fixture}?sources=bare`);
+  await firefox.click(page);
+  await waitForResults(page, Date.now());
+  const card = await readCard(page, MYTH);
+  assert.ok(card, `a badge for "${MYTH}"`);
+  console.log(`# firefox myth page bare: "${MYTH}" is ${card.kind}; card: ${JSON.stringify(card.groups.length ? card.groups : card.quotes)}`);
+  assert.notEqual(card.kind, 'complete_support');
+  assert.ok(!['inaccessible', 'no_citation', 'not_checked'].includes(card.kind), card.kind);
+  assert.ok(card.links.length && card.links.every((href) => href.startsWith(`${sites.sources}/bare/articles/eiffel-myths.html`)), JSON.stringify(card.links));
+  const otherwise = card.groups.filter((g) => g.kind === 'says-otherwise');
+  for (const group of otherwise) assert.ok(group.label === 'Says otherwise:' && group.links.every((href) => /#:~:text=/.test(href)), JSON.stringify(group));
+  const asSupport = card.quotes.filter((q) => !otherwise.some((g) => g.quotes.includes(q)));
+  if (card.kind !== 'contradicted') assert.ok(!asSupport.some((q) => /not made of steel/i.test(q)), JSON.stringify(card));
+  await page.screenshot({ path: path.join(ARTIFACTS, 'firefox-myth-bare.png') });
   await page.close();
 });
