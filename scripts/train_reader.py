@@ -228,21 +228,21 @@ def _write_json(path: Path, data: dict) -> None:
 
 
 def _commit(folder: Path, message: str) -> None:
-    """Commits that folder alone; retried while another git command holds the index."""
-    rel = str(folder.relative_to(HERE))
+    """Commits that folder alone, in the repository that holds it; retried while another git
+    command holds the index."""
     for attempt in range(20):
-        added = subprocess.run(["git", "add", "-A", "--", rel], cwd=HERE, capture_output=True, text=True)
+        added = subprocess.run(["git", "add", "-A", "--", "."], cwd=folder, capture_output=True, text=True)
         done = added.returncode == 0 and (
             subprocess.run(
-                ["git", "commit", "-q", "-m", message, "--", rel], cwd=HERE, capture_output=True, text=True
+                ["git", "commit", "-q", "-m", message, "--", "."], cwd=folder, capture_output=True, text=True
             ).returncode
             == 0
         )
         if done:
-            print(f"[state] committed {rel}", flush=True)
+            print(f"[state] committed {folder}", flush=True)
             return
         time.sleep(3 + attempt)
-    print(f"[state] could not commit {rel}: it is written, commit it by hand", flush=True)
+    print(f"[state] could not commit {folder}: it is written, commit it by hand", flush=True)
 
 
 def main() -> None:
