@@ -1,30 +1,71 @@
-"""Which language a text is in, and how its words are read in that language (issue 14).
+"""Which language a text is in, and how its words are read in that language (issues 14, 39).
 
-Detection: py3langid (the langid.py model, BSD), restricted to the languages below; a text too
-short or too mixed to tell reads as English, the default model's language. Detection runs once
-per answer and once per page, never per sentence: a ten-word sentence is too little to tell
-French from English reliably, and every sentence of a page shares the page's language.
+Detection runs once per answer and once per page, never per sentence: a ten-word sentence is too
+little to tell French from English reliably, and every sentence of a page shares the page's
+language. It goes by script first (issue 39): the script most of the letters are written in
+(Greek, Thai, Hangul, kana, Han, Cyrillic, Arabic, Devanagari…) rules English out whatever the
+text's length, so a Thai or Chinese one-liner is never judged as English by a model that cannot
+read it. Within a script shared by several languages (Latin, Cyrillic, Arabic, Devanagari),
+py3langid (the langid.py model, BSD) chooses among those of DETECTED written in it.
+
+Latin-script text is read as English unless another language is clearly ahead: at least
+_ENGLISH_ODDS times as likely as English. English is the language of most answers and of the
+default model, and a short English sentence with names or loanwords ("Esponosa died in 1900.")
+must stay English. A language that is ahead must also be confident (_MIN_CONFIDENCE) to be
+named; if it is not, the text is UNDETERMINED ("und"), which no model reads, so its statements
+are "not checked" (judges.py), unless the page's `lang` attribute names a language. A short text
+(under _MIN_LETTERS letters) of names and numbers only ("Paris, 1889", "Jakarta") is read as the
+declared language, else English, as before: names and numbers read alike in every Latin-script
+language. Vietnamese is told by its own letters (ơ, ư, đ and the stacked tone marks) and
+romanised Hindi and Urdu by their function words, before any of this: langid has no class for
+the latter and may have too few letters of the former.
 
 A Lexicon is what the lexical features and retrieval need of a language: its words, stop words,
 stemmer, numbers and names. English keeps its own light suffix stripper: the default model's
 combiner weights were fitted to its terms (combiner.features_version fingerprints them). Other
-languages use the Snowball stemmer of that language.
+languages with spaces between words use the Snowball stemmer of that language where there is
+one; Chinese, Japanese, Korean and Thai, written without spaces (or with particles glued on), are
+read as overlapping character pairs, which lets retrieval rank windows without a segmenter.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 import threading
-from collections.abc import Callable
+import unicodedata
+from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 
-__all__ = ["DETECTED", "NAMES", "Lexicon", "detect_language", "lexicon"]
+__all__ = ["DETECTED", "NAMES", "UNDETERMINED", "Lexicon", "detect_language", "lexicon"]
 
-# The languages told apart. More than the models cover, so that a German or Japanese page is not
-# read as French or English just because those were the only choices (judges.py then says it was
-# not checked).
-DETECTED = ("en", "fr", "de", "es", "it", "nl", "pt", "pl", "cs", "sv", "tr", "ru", "ar", "zh", "ja", "ko")
+# What detect_language returns for Latin-script text it cannot tell (ISO 639-2 / BCP 47 "und").
+UNDETERMINED = "und"
+
+# The languages told apart, by the script they are written in. More than the models read, so that
+# a German, Greek or Thai page is named as itself and judges.py says it was not checked, rather
+# than being read as French or English because those were the only choices. py3langid chooses
+# within a script of several languages; a script of one language names it outright.
+_LATIN = ("en", "fr", "de", "es", "it", "nl", "pt", "pl", "cs", "sv", "tr", "vi", "sw", "id")
+_BY_SCRIPT = {
+    "Latin": _LATIN,
+    "Cyrillic": ("ru", "bg", "uk"),
+    "Arabic": ("ar", "ur", "fa"),
+    "Devanagari": ("hi",),
+    "Greek": ("el",),
+    "Hebrew": ("he",),
+    "Thai": ("th",),
+    "Hangul": ("ko",),
+    "Kana": ("ja",),
+    "Han": ("zh", "ja", "ko"),  # Han alone is Chinese unless the page declares Japanese or Korean
+    "Bengali": ("bn",),
+    "Tamil": ("ta",),
+    "Georgian": ("ka",),
+    "Armenian": ("hy",),
+}
+DETECTED = tuple(dict.fromkeys(code for codes in _BY_SCRIPT.values() for code in codes))
 NAMES = {
     "en": "English",
     "fr": "French",
@@ -37,21 +78,122 @@ NAMES = {
     "cs": "Czech",
     "sv": "Swedish",
     "tr": "Turkish",
+    "vi": "Vietnamese",
+    "sw": "Swahili",
+    "id": "Indonesian",
     "ru": "Russian",
+    "bg": "Bulgarian",
+    "uk": "Ukrainian",
     "ar": "Arabic",
-    "zh": "Chinese",
-    "ja": "Japanese",
+    "ur": "Urdu",
+    "fa": "Persian",
+    "hi": "Hindi",
+    "el": "Greek",
+    "he": "Hebrew",
+    "th": "Thai",
     "ko": "Korean",
+    "ja": "Japanese",
+    "zh": "Chinese",
+    "bn": "Bengali",
+    "ta": "Tamil",
+    "ka": "Georgian",
+    "hy": "Armenian",
+    UNDETERMINED: "an unidentified language",
 }
+
+# The first code point of each block and its script (None: not a letter of a script told here).
+# Latin covers Basic Latin to IPA and Latin Extended Additional (Vietnamese's stacked marks).
+_BLOCKS = (
+    (0x0000, "Latin"),
+    (0x02B0, None),
+    (0x0370, "Greek"),
+    (0x0400, "Cyrillic"),
+    (0x0530, "Armenian"),
+    (0x0590, "Hebrew"),
+    (0x0600, "Arabic"),
+    (0x0780, None),
+    (0x0900, "Devanagari"),
+    (0x0980, "Bengali"),
+    (0x0A00, None),
+    (0x0B80, "Tamil"),
+    (0x0C00, None),
+    (0x0E00, "Thai"),
+    (0x0E80, None),
+    (0x10A0, "Georgian"),
+    (0x1100, "Hangul"),
+    (0x1200, None),
+    (0x1C80, "Cyrillic"),
+    (0x1C90, "Georgian"),
+    (0x1CC0, None),
+    (0x1E00, "Latin"),
+    (0x1F00, "Greek"),
+    (0x2000, None),
+    (0x2C00, None),
+    (0x2DE0, "Cyrillic"),
+    (0x2E00, None),
+    (0x3040, "Kana"),
+    (0x3100, None),
+    (0x3130, "Hangul"),
+    (0x3190, None),
+    (0x31F0, "Kana"),
+    (0x3200, None),
+    (0x3400, "Han"),
+    (0x4DC0, None),
+    (0x4E00, "Han"),
+    (0xA000, None),
+    (0xA640, "Cyrillic"),
+    (0xA6A0, None),
+    (0xAC00, "Hangul"),
+    (0xD7B0, None),
+    (0xF900, "Han"),
+    (0xFB00, None),
+    (0xFB1D, "Hebrew"),
+    (0xFB50, "Arabic"),
+    (0xFE00, None),
+    (0xFE70, "Arabic"),
+    (0xFF00, None),
+    (0xFF21, "Latin"),  # full-width Latin letters
+    (0xFF3B, None),
+    (0xFF41, "Latin"),
+    (0xFF5B, None),
+    (0xFF66, "Kana"),  # half-width katakana
+    (0xFFA0, "Hangul"),
+    (0xFFE0, None),
+    (0x20000, "Han"),
+    (0x31350, None),
+)
+_BLOCK_STARTS = tuple(start for start, _ in _BLOCKS)
+# Japanese mixes kana into Han on every line; Chinese has none. This share of kana among the
+# Han and kana letters tells them apart (a Chinese text quoting one Japanese word stays Chinese).
+_KANA_SHARE = 0.1
+# A Han character, kana or Hangul syllable stands for a syllable or a word: worth two letters of
+# an alphabet when scripts are weighed against each other in a mixed text.
+_SYLLABIC = {"Han": 2, "Kana": 2, "Hangul": 2}
+_MIXED_SHARE = 0.3
+# Romanised Hindi and Urdu ("Wo ghar nahi gaya"), common in answers from South Asia, are in no
+# model's languages and langid has no class for them: their commonest function words tell them.
+_HINDUSTANI = frozenset(
+    """hai hain nahi nahin ka ki ke ko mein se wo woh ye yeh tha thi thy kya aur bhi ne kuch mujhe
+    mera meri tum aap hum usne uska uski uske unka unki gaya gayi raha rahi karna liye bahut lekin
+    phir abhi""".split()
+)
+_HINDUSTANI_SHARE = 0.2
+_WORDS = re.compile(r"[^\W\d_]+")
+# Letters only Vietnamese uses among the Latin-script languages told here (not ă or â: Romanian).
+_VIETNAMESE = re.compile(r"[đĐơƠưƯ\u1ea0-\u1ef9]")
+_VIETNAMESE_SHARE = 0.05
+
 _DEFAULT = "en"
 _MIN_CONFIDENCE = 0.9
+_ENGLISH_ODDS = 20.0  # measured on XNLI dev: the lowest that keeps every English pair English
 _MIN_LETTERS = 20
 _SAMPLE_CHARS = 4_000  # the start of a page is enough, and keeps detection under a millisecond
 
 
 @cache
 def _identifier():  # type: ignore[no-untyped-def]
-    """The langid model, read once (about a second) and never changed after."""
+    """The langid model over the languages told apart, read once (about a second) and never
+    changed after: one instance, read by the event loop and the extraction threads at once."""
     from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
     identifier = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
@@ -59,16 +201,93 @@ def _identifier():  # type: ignore[no-untyped-def]
     return identifier
 
 
+def _script_of(char: str) -> str | None:
+    return _BLOCKS[bisect.bisect_right(_BLOCK_STARTS, ord(char)) - 1][1]
+
+
+def _scripts(sample: str) -> Counter[str]:
+    """How many letters of `sample` each script has, with the vowel signs of Thai, Devanagari or
+    Arabic: they are marks, not letters, to Unicode, but half of what those scripts write."""
+    return Counter(
+        script
+        for c in sample
+        if (c.isalpha() or unicodedata.category(c) == "Mn") and (script := _script_of(c)) is not None
+    )
+
+
+def _main_script(sample: str) -> str:
+    """The script of `sample`'s language, Han and kana read together as Japanese when kana are a
+    fair share of them. Another script than Latin is it when it outweighs Latin (_SYLLABIC), when
+    the Latin letters are all in capitalised words (names, acronyms: "Hillary Clinton은…"), or,
+    where it holds a fair share (_MIXED_SHARE), when langid reads the whole as one of its languages
+    far ahead of English (_ENGLISH_ODDS): a Russian answer full of code and English terms is
+    Russian, "Moscow (Москва) is the capital of Russia." English."""
+    scripts = _scripts(sample)
+    han, kana = scripts.pop("Han", 0), scripts.pop("Kana", 0)
+    if han or kana:
+        scripts["Kana" if kana >= _KANA_SHARE * (han + kana) else "Han"] = han + kana
+    weighed = Counter({script: n * _SYLLABIC.get(script, 1) for script, n in scripts.items()})
+    other = next((s for s, _ in weighed.most_common() if s != "Latin"), None)
+    if other is None:
+        return "Latin"
+    if weighed[other] > weighed["Latin"] or not _has_common_word(sample):
+        return other
+    if weighed[other] >= _MIXED_SHARE * weighed.total():
+        ranked = _ranked(sample, (*_BY_SCRIPT[other], *_LATIN))
+        if max(ranked[code] for code in _BY_SCRIPT[other]) >= _ENGLISH_ODDS * ranked["en"]:
+            return other
+    return "Latin"
+
+
+def _has_common_word(sample: str) -> bool:
+    """Whether a Latin-script word of `sample` starts in lower case: a word, not a name."""
+    return any(len(w) > 1 and w[0].islower() and _script_of(w[0]) == "Latin" for w in _WORDS.findall(sample))
+
+
+def _ranked(sample: str, languages: Iterable[str]) -> dict[str, float]:
+    """langid's probabilities for `languages` alone, summing to 1."""
+    wanted = set(languages)
+    ranked = {str(code): float(p) for code, p in _identifier().rank(sample) if code in wanted}
+    total = sum(ranked.values()) or 1.0
+    return {code: p / total for code, p in ranked.items()}
+
+
 def detect_language(text: str, *, declared: str = "") -> str:
-    """The ISO 639-1 code of `text`'s language; `declared` (a page's `lang` attribute) decides
-    when the text itself is too short to tell."""
-    sample = text[:_SAMPLE_CHARS]
+    """The ISO 639-1 code of `text`'s language, or UNDETERMINED; `declared` (a page's `lang`
+    attribute) decides when the text itself cannot tell among its script's languages."""
+    sample = unicodedata.normalize("NFC", text[:_SAMPLE_CHARS])
     hint = declared.split("-")[0].strip().lower()
-    fallback = hint if hint in DETECTED else _DEFAULT
-    if sum(c.isalpha() for c in sample) < _MIN_LETTERS:
-        return fallback
-    language, confidence = _identifier().classify(sample)
-    return str(language) if confidence >= _MIN_CONFIDENCE else fallback
+    script = _main_script(sample)
+    if script != "Latin":
+        return _within_script(sample, _BY_SCRIPT[script], hint)
+    return _latin(sample, hint if hint in DETECTED else "")
+
+
+def _within_script(sample: str, languages: tuple[str, ...], hint: str) -> str:
+    """The language of a text in another script than Latin: never English, however short."""
+    if hint in languages or len(languages) == 1 or languages == _BY_SCRIPT["Han"]:
+        return hint if hint in languages else languages[0]
+    ranked = _ranked(sample, languages)
+    return max(ranked, key=ranked.__getitem__)
+
+
+def _latin(sample: str, hint: str) -> str:
+    letters = [c for c in sample if c.isalpha()]
+    if len(_VIETNAMESE.findall(sample)) >= max(2, _VIETNAMESE_SHARE * len(letters)):
+        return "vi"
+    words = [w.lower() for w in _WORDS.findall(sample)]
+    hindustani = [w for w in words if w in _HINDUSTANI]
+    if len(set(hindustani)) >= 2 and len(hindustani) >= _HINDUSTANI_SHARE * len(words):
+        return hint or UNDETERMINED
+    if (len(letters) < _MIN_LETTERS and not _has_common_word(sample)) or len(letters) < 2:
+        return hint or _DEFAULT
+    ranked = _ranked(sample, _LATIN)
+    top = max(ranked, key=ranked.__getitem__)
+    if top != "en" and ranked[top] >= _ENGLISH_ODDS * ranked["en"]:
+        if ranked[top] >= _MIN_CONFIDENCE:
+            return top
+        return hint or UNDETERMINED
+    return hint if hint and ranked["en"] < _MIN_CONFIDENCE else "en"
 
 
 # --- lexicons ----------------------------------------------------------------------------------
