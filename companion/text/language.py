@@ -37,6 +37,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from decimal import Decimal
 from functools import cache
 
 __all__ = ["DETECTED", "NAMES", "UNDETERMINED", "Lexicon", "detect_language", "lexicon"]
@@ -339,14 +340,17 @@ class Lexicon:
     name: re.Pattern[str]
     number: re.Pattern[str]
     to_number: Callable[[str], str]  # a number as written → one canonical form ("1,5" → "1.5")
+    # A cleaned word → the terms it makes: itself, or its character pairs where a script writes
+    # no spaces between words (Chinese, Japanese, Korean, Thai).
+    pieces: Callable[[str], Iterable[str]] = lambda word: (word,)
 
     def terms(self, text: str) -> list[str]:
         """Stemmed, lower-cased content words and numbers of `text`, in order."""
         terms = []
         for raw in self.word.findall(text):
-            word = self.clean(raw.lower())
-            if word and word not in self.stopwords:
-                terms.append(self.stem(word))
+            for word in self.pieces(self.clean(raw.lower())):
+                if word and word not in self.stopwords:
+                    terms.append(self.stem(word))
         return terms
 
     def numbers(self, text: str) -> list[str]:
@@ -412,13 +416,136 @@ _SNOWBALL = {
     "it": "italian",
     "nl": "dutch",
     "pt": "portuguese",
+    "sv": "swedish",
+    "tr": "turkish",
+    "id": "indonesian",
+    "ru": "russian",
+    "el": "greek",
+    "ar": "arabic",
+    "hi": "hindi",
+    "pl": "polish",
+    "cs": "czech",
+    "fa": "persian",
 }
+
+# Numbers as each language writes them (issue 39): thousands with dots and a decimal comma
+# ("1.000,5"), or thousands with spaces and a decimal comma ("1 000,5", as French); the others as
+# English. Chinese, Japanese and Korean add 万/億 (_CJK_UNITS) and full-width digits.
+_DOT_THOUSANDS = frozenset({"de", "es", "it", "pt", "id", "nl", "tr", "el", "vi"})
+_SPACE_THOUSANDS = frozenset({"ru", "bg", "uk", "sv", "pl", "cs"})
+_DOT_WORD = re.compile(r"[^\W\d_][^\W\d_'’-]*|\d+(?:[.,]\d+)*")
+# As French, but with the no-break space (U+00A0) too: the French patterns lack it, and adding it
+# there would change French verdicts, which this issue leaves as they are.
+_SPACED = "[ \u00a0\u202f]"
+_SPACE_NUMBER = re.compile(rf"\d+(?:{_SPACED}\d{{3}})+(?:,\d+)?|\d+(?:,\d+)?(?:\.\d+)*")
+_SPACE_WORD = re.compile(rf"[^\W\d_][^\W\d_'’-]*|{_SPACE_NUMBER.pattern}")
+
+# Runs of the scripts written without spaces between words, read as character pairs: retrieval
+# can rank windows by shared pairs without a word segmenter (none ships for these languages).
+_CJK_RUN = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f々〆"
+_HANGUL_RUN = "\uac00-\ud7af"
+_THAI_RUN = "\u0e00-\u0e7f"
+_CJK_UNITS = {
+    "万": 10**4,
+    "萬": 10**4,
+    "만": 10**4,
+    "億": 10**8,
+    "亿": 10**8,
+    "억": 10**8,
+    "兆": 10**12,
+    "조": 10**12,
+}
+_CJK_NUMBER = re.compile(r"(?:\d+(?:[.,．，]\d+)*[万萬만億亿억兆조]?)+")
+_FULL_WIDTH = str.maketrans("．，", ".,")
+_LATIN_WORD = "[A-Za-zÀ-ɏ][A-Za-zÀ-ɏ'’-]*"
+_PAIRED = {
+    "zh": _CJK_RUN,
+    "ja": _CJK_RUN,
+    "ko": _HANGUL_RUN + _CJK_RUN,
+    "th": _THAI_RUN,
+}
+_HIRAGANA = re.compile(r"[\u3040-\u309f]+")
+# A capitalised Latin word is a name even when glued to the characters around it ("在Apple").
+_PAIRED_NAME = re.compile(r"(?<![A-Za-z])[A-Z][a-zA-Z'’-]+")
+
+
+def _cjk_number(number: str) -> str:
+    """ "700万" → "7000000", "1.5億" → "150000000", "１，０００" → "1000"."""
+    digits = "".join(str(unicodedata.decimal(c)) if c.isdecimal() else c for c in number).translate(
+        _FULL_WIDTH
+    )
+    parts = re.findall(r"([\d.,]+)(\D?)", digits)
+    if len(parts) == 1 and not parts[0][1]:
+        return _english_number(digits)
+    total = sum(
+        (Decimal(_english_number(value)) * _CJK_UNITS.get(unit, 1) for value, unit in parts), Decimal(0)
+    )
+    return format(total.normalize(), "f")
+
+
+def _pairs(word: str) -> list[str]:
+    """Overlapping character pairs of a run of a script without spaces (a run of one character
+    stays whole)."""
+    return [word[i : i + 2] for i in range(len(word) - 1)] or [word]
+
+
+def _japanese_pairs(word: str) -> list[str]:
+    """Pairs of hiragana alone are endings and particles ("まし", "した"): left out, as stop words."""
+    return [pair for pair in _pairs(word) if not _HIRAGANA.fullmatch(pair)]
+
+
+def _run_pieces(run: re.Pattern[str], pairs: Callable[[str], list[str]]) -> Callable[[str], list[str]]:
+    """A token's terms: character pairs for a run of the script, the token itself otherwise (a
+    number, a Latin word)."""
+    return lambda token: pairs(token) if run.fullmatch(token) else [token]
+
+
+def _paired_lexicon(language: str) -> Lexicon:
+    run = _PAIRED[language]
+    cjk = language in ("zh", "ja", "ko")
+    number = _CJK_NUMBER if cjk else _EN_NUMBER
+    word = re.compile(rf"{number.pattern}|[{run}ー]+|{_LATIN_WORD}")
+    run_of = re.compile(rf"[{run}ー]+")
+    to_number = _cjk_number if cjk else _english_number
+
+    def clean(token: str) -> str:
+        return to_number(token) if token[0].isdecimal() else token.strip("'’-")
+
+    pieces = _run_pieces(run_of, _japanese_pairs if language == "ja" else _pairs)
+    return Lexicon(language, frozenset(), clean, _identity, word, _PAIRED_NAME, number, to_number, pieces)
+
+
+def _identity(word: str) -> str:
+    return word
+
+
+def _stemmer(language: str) -> Callable[[str], str]:
+    """Snowball's stemmer for `language` where the installed snowballstemmer has one."""
+    import snowballstemmer
+
+    algorithm = _SNOWBALL.get(language, "")
+    return _snowball(algorithm) if algorithm in snowballstemmer.algorithms() else _identity
+
+
+def _comma_decimal(number: str) -> str:
+    """ "1.000,5" and "1 000,5" → "1000.5"; "1.000" → "1000"; "1.5" stays."""
+    return _french_number(re.sub(_SPACED, "", number))
+
+
+def _comma_clean(word: str) -> str:
+    return _comma_decimal(word) if word[0].isdecimal() else word.strip("'’-")
 
 
 @cache
 def lexicon(language: str) -> Lexicon:
-    """The lexicon of `language`; a language without one of its own reads as English."""
-    if language not in _SNOWBALL:
+    """The lexicon of `language`; a language without one of its own (UNDETERMINED, a code not
+    detected here) reads as English."""
+    if language == "fr":
+        stem = _snowball(_SNOWBALL["fr"])
+        return Lexicon("fr", _FR_STOPWORDS, _french_clean, stem, _WORD, _NAME, _FR_NUMBER, _french_number)
+    if language in _PAIRED:
+        return _paired_lexicon(language)
+    if language == "en" or language not in DETECTED:
         return Lexicon(
             "en",
             _EN_STOPWORDS,
@@ -429,8 +556,14 @@ def lexicon(language: str) -> Lexicon:
             _EN_NUMBER,
             _english_number,
         )
-    stem = _snowball(_SNOWBALL[language])
-    if language == "fr":
-        return Lexicon("fr", _FR_STOPWORDS, _french_clean, stem, _WORD, _NAME, _FR_NUMBER, _french_number)
-    # No stop-word list of our own for these yet: the stems alone still match inflected forms.
-    return Lexicon(language, frozenset(), _english_clean, stem, _WORD, _NAME, _EN_NUMBER, _english_number)
+    # No stop-word lists of our own for these yet: the stems alone still match inflected forms.
+    stem = _stemmer(language)
+    if language in _SPACE_THOUSANDS:
+        return Lexicon(
+            language, frozenset(), _comma_clean, stem, _SPACE_WORD, _NAME, _SPACE_NUMBER, _comma_decimal
+        )
+    if language in _DOT_THOUSANDS:
+        return Lexicon(
+            language, frozenset(), _comma_clean, stem, _DOT_WORD, _NAME, _EN_NUMBER, _comma_decimal
+        )
+    return Lexicon(language, frozenset(), _english_clean, stem, _DOT_WORD, _NAME, _EN_NUMBER, _english_number)
