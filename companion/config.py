@@ -121,6 +121,10 @@ class Judging:
     # Share of a claim's content words that another source's best window must hold before the
     # model reads it for "found elsewhere" (issue 12): a source about something else costs no call.
     elsewhere_on_topic: float = 0.5
+    # Of those, the model reads at most this many pages' best window (those holding most of the
+    # claim's words), and a whole page only where that window reads as support (issue 38): on the
+    # benchmark answers the same pages were found as when every on-topic page was read whole.
+    elsewhere_pages: int = 3
 
 
 @dataclass(frozen=True, slots=True)

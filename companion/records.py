@@ -35,6 +35,7 @@ __all__ = [
     "VerifyRequest",
     "Via",
     "Window",
+    "Words",
 ]
 
 Judgment = Literal[
@@ -151,6 +152,23 @@ class Document:
     language: str = "en"  # ISO 639-1, detected when the page is read (companion.text.language)
     # Built once when the page is read (retrieve.index_page), not again for every claim.
     index: PageIndex | None = field(default=None, compare=False, repr=False)
+    # Its sentences' words per language, analysed once for all the claims that read them
+    # (text.analysis.sentence_words): a cache, filled as claims of a language first read the page.
+    analysed: dict[str, tuple[Words, ...]] = field(default_factory=dict, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Words:
+    """A text's words as the judging reads them (text.analysis): worked out once for a claim when
+    its statement is made, and once for each sentence of a page."""
+
+    text: str
+    language: str  # the lexicon's that read it
+    terms: tuple[str, ...]  # stemmed content words and numbers, in order
+    term_set: frozenset[str]
+    numbers: frozenset[str]  # in one canonical form ("2,000" → "2000")
+    names: frozenset[str]  # capitalised words, lower-cased, stop words aside
+    lowered: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,7 +297,7 @@ class CitationJudgment:
     reading: Entailment | None = None
     reasons: tuple[str, ...] = ()  # what decided the judgment (policy.py, docs/api.md "Reasons")
     # The combiner's calibrated probability of complete support, as the policy read it; None
-    # where nothing was judged. `score` is the same but for a no-support verdict (combiner.banded).
+    # where nothing was judged. `score` is the same but for a no-support verdict (policy.banded).
     probability: float | None = None
     # Where the source also says the opposite (a conflicting reading, policy.py): that sentence,
     # shown beside the support ("supports: … / says otherwise: …").

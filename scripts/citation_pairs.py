@@ -24,6 +24,7 @@ from pathlib import Path
 from companion.config import Retrieval
 from companion.records import Document
 from companion.sources.extract import document_from_passages
+from companion.text.analysis import analyse
 from companion.text.claims import atomic_claims, hypothesis
 from companion.text.retrieve import join_sentences, rank_windows, top_sentences
 from scripts.datasets import ab_context, read_rows, references
@@ -39,7 +40,7 @@ _R = Retrieval()
 def _premises(document: Document, claim: str) -> tuple[list[tuple[int, int, str]], str, list[int]]:
     windows = rank_windows(
         document,
-        claim,
+        analyse(claim, "en"),
         limit=_R.candidates,
         max_sentences=_R.max_window_sentences,
         min_chars=_R.min_sentence_chars,

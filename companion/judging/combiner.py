@@ -19,11 +19,12 @@ from collections.abc import Sequence
 
 from ..config import Judging, Retrieval
 from ..errors import ModelUnavailable
-from ..model.folder import ModelConfig, Thresholds
-from ..records import Judgment, PageIndex
-from ..text.retrieve import STOPWORDS, content_terms, overlap, overlap_pages
+from ..model.folder import ModelConfig
+from ..records import PageIndex, Words
+from ..text.analysis import content_terms, overlap
+from ..text.language import lexicon
 
-__all__ = ["FEATURES", "Combiner", "banded", "features_version"]
+__all__ = ["FEATURES", "Combiner", "features_version"]
 
 # The combiner's inputs, in order (scripts/calibrate.py fits one weight per name). Contradiction is
 # not one: it has its own flag and bar, and fitted on 303 calib examples its weight learned that an
@@ -47,30 +48,13 @@ def features_version(retrieval: Retrieval, judging: Judging) -> str:
     """A short fingerprint of everything that defines the features the weights were fitted to."""
     defining = {
         "features": FEATURES,
-        "stopwords": sorted(STOPWORDS),
+        "stopwords": sorted(lexicon("en").stopwords),
         "probe_terms": content_terms(_PROBE),
         "retrieval": dataclasses.asdict(retrieval),
         # What the contradiction flag and the atoms' features read; quoting settings do not count.
         "judging": {"on_topic": judging.on_topic, "atom_windows": judging.atom_windows},
     }
     return hashlib.sha256(json.dumps(defining, sort_keys=True).encode()).hexdigest()[:16]
-
-
-def banded(score: float, judgment: Judgment, thresholds: Thresholds) -> float:
-    """The score as reported beside its label: a statement judged no support never shows a score
-    in the support band.
-
-    A contradiction, or facts that all fail, make a statement no support whatever its combined
-    score; shown as, say, 0.92 beside "no support, contradicted", it would also rank above true
-    support wherever scores are read (an AUC, a reader sorting an audit card). Partial support
-    keeps its score: a high one there means one fact of several is missing, which is worth
-    ranking high (capping it too cost 1.7 points of held WiCE AUC; capping no support alone
-    gained 0.4). So the reported `score` is not the calibrated probability for no support: the
-    API reports that beside it as `probability` (docs/api.md), which config.json's Brier and ECE
-    describe."""
-    if judgment != "no_support" or score < thresholds.partial:
-        return score
-    return thresholds.partial - 1e-4
 
 
 class Combiner:
@@ -99,16 +83,18 @@ class Combiner:
 
     @staticmethod
     def features(
-        text: str,
-        evidence_texts: Sequence[str],
-        pages: Sequence[PageIndex],
-        best: float,
-        language: str = "en",
+        claim: Words, evidence: Sequence[Words], pages: Sequence[PageIndex], best: float
     ) -> list[float]:
-        """FEATURES for a claim as written (`text`) against the top evidence of its sources and
-        their whole pages, with the model's best entailment probability over them."""
-        top = overlap(text, " ".join(evidence_texts), language)
-        anywhere = overlap_pages(text, pages, language)
+        """FEATURES for a claim as written against the top evidence of its sources (their joined
+        top sentences, analysed when read) and their whole pages, with the model's best
+        entailment probability over them."""
+        top = overlap(claim, frozenset().union(*(e.term_set for e in evidence)), frozenset(), ())
+        anywhere = overlap(
+            claim,
+            frozenset().union(*(p.terms for p in pages)),
+            frozenset().union(*(p.numbers for p in pages)),
+            [p.lowered for p in pages],
+        )
         return [_logit(best), top.coverage, anywhere.missing_numbers, anywhere.missing_names]
 
     def score(self, features: Sequence[float]) -> float:

@@ -9,17 +9,16 @@ a text fragment that opens the source at it. Pure: no I/O, no model call.
 from __future__ import annotations
 
 from ..config import Judging
-from ..records import Document, Evidence
-from ..text.retrieve import content_terms
+from ..records import Document, Evidence, Words
 from ..text.urls import pdf_page_fragment, text_fragment
-from .meaning import reports_unsettled
 from .reading import SourceReading
+from .rulebook import reports_unsettled
 
 __all__ = ["contradicting_quote", "covering_quote", "quote"]
 
 
 def covering_quote(
-    claim: str, source: SourceReading, judging: Judging, says_otherwise: frozenset[int] = frozenset()
+    claim: Words, source: SourceReading, judging: Judging, says_otherwise: frozenset[int] = frozenset()
 ) -> tuple[Evidence, ...]:
     """The fewest candidate sentences that together hold every word of the claim the source holds,
     none of them one that says the opposite (`says_otherwise`, policy.SourceFacts): "It is not: the
@@ -35,10 +34,8 @@ def covering_quote(
         for i in range(window.first, window.last + 1):
             if i not in says_otherwise:
                 reading[i] = max(reading.get(i, 0.0), score.entailment)
-    wanted = set(content_terms(claim, source.language))
-    held = {
-        i: wanted & set(content_terms(source.document.sentences[i].text, source.language)) for i in reading
-    }
+    wanted = claim.term_set
+    held = {i: wanted & source.sentences[i].term_set for i in reading}
     chosen: list[int] = []
     covered: set[str] = set()
     while len(chosen) < judging.evidence_sentences:
@@ -48,7 +45,7 @@ def covering_quote(
             break
         chosen.append(best)
         covered |= held[best]
-    best_window = source.best_window()
+    best_window = source.best_window
     if not chosen and best_window is not None:  # nothing shares a word: the model's best reading
         chosen = [i for i in range(best_window.first, best_window.last + 1) if i not in says_otherwise]
     return tuple(quote(source.document, i, source.url, judging) for i in sorted(chosen))
@@ -57,7 +54,7 @@ def covering_quote(
 def contradicting_quote(source: SourceReading, judging: Judging) -> tuple[Evidence, ...]:
     """For a contradicted claim the quote to show is the sentence that says otherwise: of a myth
     read with its refutation (reading.py), the refutation."""
-    window = source.contradicting_window()
+    window = source.contradicting_window
     if window is None:
         return ()
     sentences = source.document.sentences

@@ -34,7 +34,6 @@ from ..records import (
     AtomicClaim,
     Citation,
     CitationJudgment,
-    Document,
     Entailment,
     Evidence,
     FoundElsewhere,
@@ -43,25 +42,22 @@ from ..records import (
     Statement,
     StatementJudgment,
 )
-from ..text.claims import atomic_claims, hypothesis
-from ..text.retrieve import overlap, page_index, rank_windows
 from ..typedefs import NLIBackend
 from .alce import irrelevant
-from .combiner import Combiner, banded
+from .claim import Claim, StatementClaims, analyse_statement
+from .combiner import Combiner
 from .evidence import contradicting_quote, covering_quote, quote
-from .meaning import read_meaning, says_opposite, swapped_number, window_findings
+from .meaning import source_findings
 from .policy import (
     AtomFacts,
     ClaimFacts,
     SourceFacts,
+    Verdicts,
     WindowFacts,
-    atom_score,
-    conflicting,
-    decide_citation,
     decide_source,
-    decide_statement,
+    verdicts,
 )
-from .reading import SourceReading, given_elsewhere, read_sources
+from .reading import SourceReading, StatementReadings, glimpse, read_jointly, read_sources, read_statement
 from .relation import Relator
 from .rulebook import RuleBook, rule_book
 
@@ -73,7 +69,7 @@ class StatementReading:
     """What the model and the rules read of a statement's cited sources, before any threshold:
     the policy (policy.py) turns it into verdicts, at run time and in scripts/calibrate.py."""
 
-    claim: str  # the statement in context, as the model reads it
+    claims: StatementClaims  # the statement's claim and atomic claims, analysed once
     readings: Mapping[str, SourceReading]
     facts: ClaimFacts
 
@@ -120,21 +116,21 @@ class Judge:
         ]
         if not readable:
             return None
-        claim = hypothesis(statement.text, statement.previous, statement.question, statement.language)
-        readings = read_sources(
+        claims = analyse_statement(statement, self.rules(statement.language))
+        read = read_statement(
             self.nli,
-            claim,
+            claims,
             [(c.url, d, c.hint) for c, d in readable],
             self.retrieval,
             self.judging,
-            language=statement.language,
+            self._recheck_at,
         )
-        features, best = self._together(claim, statement.text, list(readings.values()))
         # The rules read the statement as written, each of its sentences related once.
-        relator = Relator(statement.text, self.rules(statement.language))
-        per_source = {url: self._source_facts(claim, relator, r) for url, r in readings.items()}
-        atoms = self._atoms(statement, readings, features, best, per_source)
-        return StatementReading(claim, readings, ClaimFacts(tuple(features), best, per_source, atoms))
+        relator = Relator(claims.claim, claims.rules)
+        per_source = {url: self._source_facts(relator, r) for url, r in read.sources.items()}
+        features, best = self._together(claims.claim, list(read.sources.values()), read.joint)
+        atoms = self._atoms(claims, read, features, best, per_source)
+        return StatementReading(claims, read.sources, ClaimFacts(tuple(features), best, per_source, atoms))
 
     def conclude(
         self, statement: Statement, read: StatementReading, sources: Mapping[str, SourceResult]
@@ -142,7 +138,8 @@ class Judge:
         """The verdicts (policy.py) of a reading, with their quotes and ALCE precision."""
         t = self.thresholds
         facts = read.facts
-        verdict = decide_statement(facts, self.combiner, t)
+        decided = verdicts(facts, self.combiner, t)
+        verdict = decided.statement
         complete = verdict.judgment == "complete_support"
         several = len(facts.atoms) > 1
         atoms: tuple[AtomicClaim, ...] = ()
@@ -150,25 +147,20 @@ class Judge:
             atoms = tuple(
                 AtomicClaim(
                     a.text,
-                    round(atom_score(a, self.combiner) if several else verdict.score, 4),
+                    round(decided.atom_scores[i] if several else verdict.score, 4),
                     i not in verdict.unsupported,
                     tuple(round(f, 4) for f in a.features),
                 )
                 for i, a in enumerate(facts.atoms)
             )
         per_citation = tuple(
-            self._citation_judgment(c, read) if c.url in read.readings else _inaccessible(c, sources)
+            self._citation_judgment(c, read, decided) if c.url in read.readings else _inaccessible(c, sources)
             for c in _distinct_by_url(statement.citations)
         )
         unneeded = irrelevant(
             per_citation,
             complete,
-            lambda urls: (
-                self.combiner.score(
-                    self._together(read.claim, statement.text, [read.readings[u] for u in urls])[0]
-                )
-                >= t.complete
-            ),
+            lambda urls: self.combiner.score(self._subset(read, urls)) >= t.complete,
         )
         per_citation = tuple(
             dataclasses.replace(cj, irrelevant=True) if cj.citation.url in unneeded else cj
@@ -183,7 +175,7 @@ class Judge:
         return StatementJudgment(
             statement=statement,
             judgment=verdict.judgment,
-            score=round(banded(verdict.score, verdict.judgment, t), 4),
+            score=round(verdict.reported, 4),
             probability=round(verdict.score, 4),
             contradicted=verdict.contradicted and not complete,
             per_citation=per_citation,
@@ -210,92 +202,84 @@ class Judge:
             return result
         statement = result.statement
         own = {c.url for c in statement.citations}
-        claim = hypothesis(statement.text, statement.previous, statement.question, statement.language)
-        on_topic = [
+        claims = analyse_statement(statement, self.rules(statement.language))
+        others = [
             (url, source.document, "")
             for url, source in sources.items()
-            if url not in own
-            and source.document is not None
-            and self._on_topic(claim, source.document, statement.language)
+            if url not in own and source.document is not None
         ]
-        if not on_topic:
+        # The model reads the whole page only where its best window alone reads as support: a
+        # page whose best window does not rarely has the support elsewhere (issue 38).
+        first = glimpse(self.nli, claims.claim.read, others, self.retrieval, self.judging, claims.language)
+        promising = [
+            (url, document, "")
+            for url, document, _ in others
+            if first.get(url, 0.0) >= self.thresholds.elsewhere_entailment
+        ]
+        if not promising:
             return result
         readings = read_sources(
-            self.nli, claim, on_topic, self.retrieval, self.judging, language=statement.language
+            self.nli,
+            claims.claim.read,
+            promising,
+            self.retrieval,
+            self.judging,
+            language=claims.language,
+            recheck_at=self._recheck_at,
         )
         found = []
-        relator = Relator(statement.text, self.rules(statement.language))
+        relator = Relator(claims.claim, claims.rules)
         for url, reading in readings.items():
             if reading.best_entailment < self.thresholds.elsewhere_entailment:
                 continue
-            facts = self._source_facts(claim, relator, reading)
+            facts = self._source_facts(relator, reading)
             verdict = decide_source(facts, self.combiner, self.thresholds)
             if verdict.judgment in ("complete_support", "partial_support"):
-                evidence = covering_quote(claim, reading, self.judging, facts.says_otherwise)
-                score = round(banded(verdict.score, verdict.judgment, self.thresholds), 4)
+                evidence = covering_quote(claims.claim.read, reading, self.judging, facts.says_otherwise)
+                score = round(verdict.reported, 4)
                 found.append(FoundElsewhere(url, cited_by.get(url), verdict.judgment, score, evidence))
         found.sort(key=lambda f: (f.judgment != "complete_support", -f.score, f.url))
         return dataclasses.replace(result, found_elsewhere=tuple(found))
 
-    def _on_topic(self, claim: str, document: Document, language: str) -> bool:
-        best = rank_windows(
-            document,
-            claim,
-            limit=1,
-            max_sentences=self.retrieval.max_window_sentences,
-            min_chars=self.retrieval.min_sentence_chars,
-            language=language,
-        )
-        return (
-            bool(best) and overlap(claim, best[0].text, language).coverage >= self.judging.elsewhere_on_topic
-        )
+    @property
+    def _recheck_at(self) -> float:
+        """Where a window's contradiction is read again with the page's other sentences about the
+        claim: the lower of the contradiction and the conflict bars."""
+        return min(self.thresholds.contradiction, self.thresholds.conflict)
 
     # --- readings -------------------------------------------------------------------------------
 
-    def _source_facts(self, claim: str, relator: Relator, reading: SourceReading) -> SourceFacts:
+    def _source_facts(self, relator: Relator, reading: SourceReading) -> SourceFacts:
         """One source read for the statement: its features alone, what the rules find in its
-        most entailing text, and each on-topic window's contradiction, rechecked with the page's
-        sentences giving the claim's names and numbers the window lacks (reading.given_elsewhere):
-        a window refutes what the page says, not what the page says in another sentence."""
-        meaning = read_meaning(relator, reading.most_entailing_sentences())
-        numbers = page_index(reading.document).numbers
-        t = self.thresholds
-        windows = []
-        for window, score, on_topic in zip(reading.windows, reading.window_scores, reading.on_topic):
-            if not on_topic:
-                continue
-            confirmed = score.contradiction
-            if confirmed >= min(t.contradiction, t.conflict):
-                context = given_elsewhere(reading.document, window, claim, reading.language)
-                if context:
-                    confirmed = self.nli.score([(f"{context} {window.text}", claim)])[0].contradiction
-            sentences = reading.window_sentences(window)
-            rules = window_findings(relator, sentences, numbers)
-            swapped = (
-                swapped_number(relator, sentences, numbers)
-                if any(r.family == "another_number" for r in rules)
-                else None
+        most entailing text and in each on-topic window, with each window's contradiction as
+        rechecked with the page's sentences giving the claim's names and numbers the window lacks
+        (reading.given_elsewhere): a window refutes what the page says, not what the page says in
+        another sentence."""
+        found = source_findings(relator, reading)
+        windows = tuple(
+            WindowFacts(score.contradiction, confirmed, rules, swapped)
+            for score, confirmed, (rules, swapped) in zip(
+                (s for s, t in zip(reading.window_scores, reading.on_topic) if t),
+                (c for c, t in zip(reading.confirmed, reading.on_topic) if t),
+                found.windows,
+                strict=True,
             )
-            windows.append(WindowFacts(score.contradiction, confirmed, rules, swapped))
+        )
         return SourceFacts(
-            tuple(self._alone(relator.claim.text, reading)),
+            tuple(self._features(relator.claim, [reading], reading.best_entailment)),
             reading.best_reading,
-            meaning.hedges,
-            meaning.contradictions,
-            tuple(windows),
-            *self._says_otherwise(relator, reading, numbers),
+            found.reading.hedges,
+            found.reading.contradictions,
+            windows,
+            self._read_otherwise(reading) | found.worded_opposite,
+            found.worded_opposite,
         )
 
-    def _says_otherwise(
-        self, relator: Relator, reading: SourceReading, numbers: frozenset[str]
-    ) -> tuple[frozenset[int], frozenset[int]]:
-        """The sentences the model or the wording reads as the opposite of the claim, and those of
-        them the wording does. The model: each sentence read by the shortest on-topic
-        window that holds it (a one-sentence window is that sentence's own reading), at the
-        conflict bar or the contradiction bar, whichever is lower. The wording: a sentence of an
-        on-topic window or of the joined top ones that restates the claim negated or with another
-        number (meaning.says_opposite)."""
-        bar = min(self.thresholds.conflict, self.thresholds.contradiction)
+    def _read_otherwise(self, reading: SourceReading) -> frozenset[int]:
+        """The sentences the model reads as the opposite of the claim: each sentence read by the
+        shortest on-topic window that holds it (a one-sentence window is that sentence's own
+        reading), at the conflict bar or the contradiction bar, whichever is lower. Those the
+        wording does are meaning.py's (`worded_opposite`)."""
         shortest: dict[int, tuple[int, float]] = {}
         for window, score, on_topic in zip(reading.windows, reading.window_scores, reading.on_topic):
             if not on_topic:
@@ -305,49 +289,38 @@ class Judge:
                 known = shortest.get(i)
                 if known is None or (size, -score.contradiction) < (known[0], -known[1]):
                     shortest[i] = (size, score.contradiction)
-        read = {i for i, (_, contradiction) in shortest.items() if contradiction >= bar}
-        sentences = reading.document.sentences
-        candidates = set(shortest) | set(reading.joined_indices)
-        said = {i for i in candidates if says_opposite(relator, sentences[i].text, numbers)}
-        return frozenset(read | said), frozenset(said)
+        return frozenset(i for i, (_, contradiction) in shortest.items() if contradiction >= self._recheck_at)
 
     def _together(
-        self, claim: str, text: str, readings: Sequence[SourceReading]
+        self, claim: Claim, readings: Sequence[SourceReading], joint: Entailment | None
     ) -> tuple[list[float], Entailment]:
-        """The features of `text` against these sources read together, and the model's most
-        entailing reading over them.
-
-        ALCE reads several citations' evidence joined: with more than one source, the model also
-        reads their top sentences side by side."""
+        """The features of the claim as written against these sources read together, and the
+        model's most entailing reading over them: ALCE reads several citations' evidence joined,
+        so with more than one source the model also read their top sentences side by side
+        (`joint`)."""
         best = max((r.best_reading for r in readings), key=lambda s: s.entailment)
-        if len(readings) > 1:
-            joint = self.nli.score([(" ".join(r.joined_text for r in readings), claim)])[0]
+        if joint is not None:
             best = max(best, joint, key=lambda s: s.entailment)
-        features = self.combiner.features(
-            text,
-            [r.joined_text for r in readings],
-            [page_index(r.document) for r in readings],
-            best.entailment,
-            readings[0].language,
-        )
-        return features, best
+        return self._features(claim, readings, best.entailment), best
 
-    def _alone(self, text: str, reading: SourceReading) -> list[float]:
-        """The features of `text` against one source."""
+    def _subset(self, read: StatementReading, urls: Sequence[str]) -> list[float]:
+        """The statement's features against some of its sources only (ALCE precision)."""
+        readings = [read.readings[u] for u in urls]
+        joint = read_jointly(self.nli, read.claims.claim.read, readings) if len(readings) > 1 else None
+        return self._together(read.claims.claim, readings, joint)[0]
+
+    def _features(self, claim: Claim, readings: Sequence[SourceReading], best: float) -> list[float]:
+        """combiner.FEATURES of a claim as written against these sources, from what was read."""
         return self.combiner.features(
-            text,
-            [reading.joined_text],
-            [page_index(reading.document)],
-            reading.best_entailment,
-            reading.language,
+            claim.written, [r.joined_words for r in readings], [r.page for r in readings], best
         )
 
     # --- atomic claims (FActScore) --------------------------------------------------------------
 
     def _atoms(
         self,
-        statement: Statement,
-        readings: Mapping[str, SourceReading],
+        claims: StatementClaims,
+        read: StatementReadings,
         features: Sequence[float],
         best: Entailment,
         per_source: Mapping[str, SourceFacts],
@@ -357,54 +330,43 @@ class Judge:
         An atom gets the same calibrated combination of model and lexical evidence as a whole
         statement: the model alone is too lenient on short claims whose key words the page lacks.
         A one-fact statement is its own atom, read already."""
-        texts = atomic_claims(statement.text, statement.language)
-        if len(texts) < 2:
+        if not claims.atoms:
             return (
                 AtomFacts(
-                    statement.text, tuple(features), best, {url: s.features for url, s in per_source.items()}
+                    claims.claim.text,
+                    tuple(features),
+                    best,
+                    {url: s.features for url, s in per_source.items()},
                 ),
             )
-        documents: list[tuple[str, Document, str]] = [(url, r.document, "") for url, r in readings.items()]
         atoms = []
-        for text in texts:
-            found = read_sources(
-                self.nli,
-                hypothesis(text, statement.previous, language=statement.language),
-                documents,
-                self.retrieval,
-                self.judging,
-                limit=self.judging.atom_windows,
-                language=statement.language,
-            )
+        for atom, found in zip(claims.atoms, read.atoms, strict=True):
             atom_best = max((r.best_reading for r in found.values()), key=lambda s: s.entailment)
-            joint = self.combiner.features(
-                text,
-                [r.joined_text for r in found.values()],
-                [page_index(r.document) for r in found.values()],
-                atom_best.entailment,
-                statement.language,
-            )
-            alone = {url: tuple(self._alone(text, r)) for url, r in found.items()}
-            atoms.append(AtomFacts(text, tuple(joint), atom_best, alone))
+            joint = self._features(atom, list(found.values()), atom_best.entailment)
+            alone = {url: tuple(self._features(atom, [r], r.best_entailment)) for url, r in found.items()}
+            atoms.append(AtomFacts(atom.text, tuple(joint), atom_best, alone))
         return tuple(atoms)
 
     # --- per citation ---------------------------------------------------------------------------
 
-    def _citation_judgment(self, citation: Citation, read: StatementReading) -> CitationJudgment:
+    def _citation_judgment(
+        self, citation: Citation, read: StatementReading, decided: Verdicts
+    ) -> CitationJudgment:
+        """One citation's verdict (decided already) with its quotes."""
         source = read.readings[citation.url]
         facts = read.facts.sources[citation.url]
-        verdict = decide_citation(read.facts, citation.url, self.combiner, self.thresholds)
+        verdict = decided.citations[citation.url]
         opposite: tuple[Evidence, ...] = ()
         if verdict.judgment == "no_support" and verdict.contradicted:
             evidence = self._opposite_quote(source, facts)
         else:
-            evidence = covering_quote(read.claim, source, self.judging, facts.says_otherwise)
-            if conflicting(facts, self.thresholds):
+            evidence = covering_quote(read.claims.claim.read, source, self.judging, facts.says_otherwise)
+            if decided.conflicting[citation.url]:
                 opposite = self._opposite_quote(source, facts)
         return CitationJudgment(
             citation=citation,
             judgment=verdict.judgment,
-            score=round(banded(verdict.score, verdict.judgment, self.thresholds), 4),
+            score=round(verdict.reported, 4),
             probability=round(verdict.score, 4),
             contradiction=round(source.contradiction, 4),
             irrelevant=False,

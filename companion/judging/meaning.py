@@ -46,16 +46,20 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ..records import Words
+from ..text.analysis import content_terms
 from ..text.language import Lexicon, lexicon
-from ..text.retrieve import content_terms
+from .reading import SourceReading
 from .relation import RESTATED, Relation, Relator
-from .rulebook import Rule, RuleBook, rule_book
+from .rulebook import Rule, RuleBook, reports_unsettled
 
 __all__ = [
     "Reading",
+    "SourceFindings",
     "read_meaning",
-    "reports_unsettled",
+    "reports_unsettled",  # rulebook's, kept here for the rules' readers
     "says_opposite",
+    "source_findings",
     "swapped_number",
     "window_findings",
 ]
@@ -75,7 +79,42 @@ class Reading:
         return not self.hedges and not self.contradictions
 
 
-def read_meaning(relator: Relator, sentences: Sequence[str]) -> Reading:
+@dataclass(frozen=True, slots=True)
+class SourceFindings:
+    """What the rules find in one source for a claim: in the text the model found most entailing
+    (`reading`), in each on-topic window (the contradiction rules that fire on it, and the two
+    numbers where a sentence gives another), and the sentences that restate the claim negated or
+    with another number (`worded_opposite`)."""
+
+    reading: Reading
+    windows: tuple[tuple[tuple[Rule, ...], tuple[str, str] | None], ...]
+    worded_opposite: frozenset[int]
+
+
+def source_findings(relator: Relator, source: SourceReading) -> SourceFindings:
+    """Every rule run on one source as the model read it, each sentence related once. The
+    wording's opposites are looked for in the on-topic windows and the joined top sentences."""
+    sentences, numbers = source.sentences, source.page.numbers
+    reading = read_meaning(relator, [sentences[i] for i in source.most_entailing])
+    windows = []
+    candidates = set(source.joined_indices)
+    for window, on_topic in zip(source.windows, source.on_topic):
+        if not on_topic:
+            continue
+        candidates.update(range(window.first, window.last + 1))
+        within = sentences[window.first : window.last + 1]
+        rules = window_findings(relator, within, numbers)
+        swapped = (
+            swapped_number(relator, within, numbers)
+            if any(r.family == "another_number" for r in rules)
+            else None
+        )
+        windows.append((rules, swapped))
+    said = frozenset(i for i in candidates if says_opposite(relator, sentences[i], numbers))
+    return SourceFindings(reading, tuple(windows), said)
+
+
+def read_meaning(relator: Relator, sentences: Sequence[Words]) -> Reading:
     """Checks the source text the model found most entailing against the statement as written.
 
     Direction reads the whole text; the other checks read its sentence that holds most of the
@@ -101,10 +140,10 @@ def read_meaning(relator: Relator, sentences: Sequence[str]) -> Reading:
         "negated_between": lambda: asserting and not claim.negates and _negated_between(relator, near),
         "substituted": lambda: _substitutes(relator, near),
         "reversed": lambda: _reverses(relator, near),
-        "passive_reversed": lambda: _passive_turned(claim.text, closest),
+        "passive_reversed": lambda: _passive_turned(claim.text, closest.text),
         "scope_universal": lambda: bool(said & rules.universal) and not found & rules.universal,
         "scope_only": lambda: bool(said & rules.only) and bool(near.words & rules.mostly),
-        "scope_part_of": lambda: _narrows_to_part(claim.text, closest),
+        "scope_part_of": lambda: _narrows_to_part(claim.text, closest.text),
         "scope_partial": lambda: not said & rules.partial and _qualified(near, "partial"),
     }
     hedges = tuple(r.id for r in rules.rules if r.effect == "hedge" and checks[r.family]())
@@ -112,7 +151,7 @@ def read_meaning(relator: Relator, sentences: Sequence[str]) -> Reading:
 
 
 def window_findings(
-    relator: Relator, sentences: Sequence[str], page_numbers: frozenset[str]
+    relator: Relator, sentences: Sequence[Words], page_numbers: frozenset[str]
 ) -> tuple[Rule, ...]:
     """The contradiction rules that fire on one window of a source (the judge reads only on-topic
     windows): `negates`, whose finding counts only with the model's contradiction on the same
@@ -125,7 +164,7 @@ def window_findings(
     return tuple(r for r in relator.rules.rules if r.family in checks and checks[r.family]())
 
 
-def says_opposite(relator: Relator, sentence: str, page_numbers: frozenset[str]) -> bool:
+def says_opposite(relator: Relator, sentence: Words, page_numbers: frozenset[str]) -> bool:
     """Whether the sentence, read alone, says the opposite of the statement in its own words: it
     restates it with a negation on it or between its words, or with another number. Such a
     sentence is never quoted as the statement's support (evidence.py), whichever rules the
@@ -140,13 +179,6 @@ def says_opposite(relator: Relator, sentence: str, page_numbers: frozenset[str])
     ):
         return True
     return swapped_number(relator, (sentence,), page_numbers) is not None
-
-
-def reports_unsettled(sentence: str, language: str) -> bool:
-    """Whether the sentence reports something as a myth, a saying, an allegation or a rumour
-    without saying itself whether it holds (no negation in it): the next sentence usually does."""
-    rules = rule_book(language)
-    return bool(rules.frame.search(sentence)) and not rules.negation.search(sentence)
 
 
 def _qualified(relation: Relation, kind: str, *, inside: bool = False) -> bool:
@@ -194,7 +226,7 @@ _COUNT_EN = (
 _PART_OF_EN = re.compile(rf"\b{_COUNT_EN} of (the |its |their |\w+'s )?{_COUNT_EN}\b", re.IGNORECASE)
 
 
-def _numbers_framed(relator: Relator, sentences: Sequence[str]) -> bool:
+def _numbers_framed(relator: Relator, sentences: Sequence[Words]) -> bool:
     """Whether every sentence that gives the statement's numbers reports them as hoped, claimed or
     predicted ("Organisers had hoped to attract 50,000 visitors" against "attracted 50,000
     visitors"): the number is the fact, wherever the sentence closest in words sits."""
@@ -277,7 +309,7 @@ def _substitutes(relator: Relator, relation: Relation) -> bool:
     )
 
 
-def _negates(relator: Relator, sentences: Sequence[str]) -> bool:
+def _negates(relator: Relator, sentences: Sequence[Words]) -> bool:
     """The sentence that holds most of the statement's words negates it, or reports it as a myth
     or an allegation that the next sentence negates ("It is often said that X. It is not."), and
     the statement does not negate: with the model's contradiction on that text, a refutation."""
@@ -290,7 +322,7 @@ def _negates(relator: Relator, sentences: Sequence[str]) -> bool:
     return closest.has("frame") and any(relator.relate(s).has("negation") for s in sentences[at + 1 : at + 2])
 
 
-def _restates_negated(relator: Relator, sentences: Sequence[str]) -> bool:
+def _restates_negated(relator: Relator, sentences: Sequence[Words]) -> bool:
     """Whether a sentence restates the statement with a negation on it ("It is not: the Eiffel
     Tower is not made of steel" for "The tower is made of steel"), and does not itself report
     that as a myth or an allegation. Said in the statement's own words, that is a refutation
@@ -304,13 +336,13 @@ def _restates_negated(relator: Relator, sentences: Sequence[str]) -> bool:
 
 
 def _restates_another_number(
-    relator: Relator, sentences: Sequence[str], page_numbers: frozenset[str]
+    relator: Relator, sentences: Sequence[Words], page_numbers: frozenset[str]
 ) -> bool:
     return swapped_number(relator, sentences, page_numbers) is not None
 
 
 def swapped_number(
-    relator: Relator, sentences: Sequence[str], page_numbers: frozenset[str]
+    relator: Relator, sentences: Sequence[Words], page_numbers: frozenset[str]
 ) -> tuple[str, str] | None:
     """The statement's number and the one a sentence restates it with instead ("began in Egypt
     more than 4,500 years ago" for "…about 2,000 years ago"), both as written; None where no

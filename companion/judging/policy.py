@@ -47,15 +47,18 @@ __all__ = [
     "ClaimFacts",
     "Decision",
     "SourceFacts",
+    "Verdicts",
     "WindowFacts",
     "against",
     "atom_score",
+    "banded",
     "conflicting",
     "decide",
     "decide_citation",
     "decide_source",
     "decide_statement",
     "reads",
+    "verdicts",
 ]
 
 
@@ -124,6 +127,29 @@ class Decision:
     contradicted: bool = False  # some source contradicts it (the reasons say which and how)
     # A reason's particulars: "rule:en.another_number" -> {"claim": "2,000", "source": "4,500"}.
     details: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    reported: float = 0.0  # the score as reported beside the label (banded)
+
+
+@dataclass(frozen=True, slots=True)
+class Verdicts:
+    """Every decision for one statement, made in one pass: the statement's, its facts' scores,
+    each readable citation's, and why each of those also reads as the opposite (`conflicting`)."""
+
+    statement: Decision
+    atom_scores: tuple[float, ...]
+    citations: Mapping[str, Decision]
+    conflicting: Mapping[str, tuple[str, ...]]
+
+
+def verdicts(facts: ClaimFacts, combiner: Combiner, t: Thresholds) -> Verdicts:
+    """The statement's verdict, its facts' scores, and each of its sources' (decide_statement,
+    atom_score, decide_citation, conflicting)."""
+    return Verdicts(
+        decide_statement(facts, combiner, t),
+        tuple(atom_score(a, combiner) for a in facts.atoms),
+        {url: decide_citation(facts, url, combiner, t) for url in facts.sources},
+        {url: conflicting(source, t) for url, source in facts.sources.items()},
+    )
 
 
 def against(source: SourceFacts, t: Thresholds) -> tuple[str, ...]:
@@ -220,7 +246,13 @@ def decide_statement(facts: ClaimFacts, combiner: Combiner, t: Thresholds) -> De
         hedges = tuple(dict.fromkeys(r for s in facts.sources.values() for r in conflicting(s, t))) + hedges
     judgment, unsupported, reasons = decide(score, atoms, contra, hedges, t)
     return Decision(
-        judgment, unsupported, score, reasons, bool(contra), details(list(facts.sources.values()))
+        judgment,
+        unsupported,
+        score,
+        reasons,
+        bool(contra),
+        details(list(facts.sources.values())),
+        banded(score, judgment, t),
     )
 
 
@@ -246,7 +278,9 @@ def _decide_one(
     if not contra:
         hedges = conflicting(source, t) + hedges
     judgment, unsupported, reasons = decide(score, atoms, contra, hedges, t)
-    return Decision(judgment, unsupported, score, reasons, bool(contra), details([source]))
+    return Decision(
+        judgment, unsupported, score, reasons, bool(contra), details([source]), banded(score, judgment, t)
+    )
 
 
 def atom_score(atom: AtomFacts, combiner: Combiner) -> float:
@@ -268,3 +302,20 @@ def reads(reading: Entailment, t: Thresholds) -> bool:
     scripts/calibrate.py). "Yeah it's a U.S. territory" against "We own the land, but it's not a
     U.S. territory" read 0.07 entailment: over a floor of 0.05, and word coverage did the rest."""
     return reading.entailment >= t.entailment_floor and reading.contradiction < t.contradiction_ceiling
+
+
+def banded(score: float, judgment: Judgment, thresholds: Thresholds) -> float:
+    """The score as reported beside its label: a statement judged no support never shows a score
+    in the support band.
+
+    A contradiction, or facts that all fail, make a statement no support whatever its combined
+    score; shown as, say, 0.92 beside "no support, contradicted", it would also rank above true
+    support wherever scores are read (an AUC, a reader sorting an audit card). Partial support
+    keeps its score: a high one there means one fact of several is missing, which is worth
+    ranking high (capping it too cost 1.7 points of held WiCE AUC; capping no support alone
+    gained 0.4). So the reported `score` is not the calibrated probability for no support: the
+    API reports that beside it as `probability` (docs/api.md), which config.json's Brier and ECE
+    describe."""
+    if judgment != "no_support" or score < thresholds.partial:
+        return score
+    return thresholds.partial - 1e-4

@@ -8,25 +8,36 @@ the NLIBackend protocol.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
 from ..config import Judging, Retrieval
-from ..records import Document, Entailment, Window
+from ..records import Document, Entailment, PageIndex, Window, Words
+from ..text.analysis import joined, overlap, sentence_words
 from ..text.language import lexicon
-from ..text.retrieve import join_sentences, rank_windows, top_sentences
+from ..text.retrieve import join_sentences, page_index, rank_windows, top_sentences
 from ..typedefs import NLIBackend
-from .meaning import reports_unsettled
+from .claim import StatementClaims
+from .rulebook import reports_unsettled
 
-__all__ = ["SourceReading", "given_elsewhere", "read_sources"]
+__all__ = [
+    "SourceReading",
+    "StatementReadings",
+    "given_elsewhere",
+    "glimpse",
+    "read_jointly",
+    "read_sources",
+    "read_statement",
+]
 
 _NO_SCORE = Entailment(0.0, 1.0, 0.0)
 
 
 @dataclass(frozen=True, slots=True)
 class SourceReading:
-    """The windows the model read in one source for one claim, and its scores for each."""
+    """The windows the model read in one source for one claim, its scores for each, and what the
+    later stages read of them, worked out once here (fields, not methods: no stage asks again)."""
 
     url: str
     document: Document
@@ -35,104 +46,188 @@ class SourceReading:
     joined_text: str
     joined_score: Entailment
     on_topic: tuple[bool, ...]  # per window: does it hold enough of the claim's words to contradict it?
-    language: str = "en"  # the claim's, whose words were looked for
-    joined_indices: tuple[int, ...] = ()  # the Document's sentences `joined_text` joins
+    language: str  # the claim's, whose words were looked for
+    joined_indices: tuple[int, ...]  # the Document's sentences `joined_text` joins
+    joined_words: Words  # their words, in the claim's language
+    sentences: tuple[Words, ...]  # the Document's sentences' words in the claim's language, kept with it
+    page: PageIndex  # the whole page's, for the lexical features
+    # Per window: the model's contradiction once the page's sentences giving the claim's missing
+    # names and numbers are read with it (given_elsewhere), where an on-topic window reached the
+    # bar it was read for; else its own contradiction.
+    confirmed: tuple[float, ...]
+    # The model's reading of the text it found most entailing (a window or the joined top
+    # sentences), with that text's neutral and contradiction beside it.
+    best_reading: Entailment
+    best_entailment: float  # best_reading's
+    # Contradiction by a window that is about the claim: an unrelated page reads as
+    # "contradiction" to an SNLI-trained model, but it only fails to support.
+    contradiction: float
+    # The model's 3-way reading of the best-ranked window, before any gating or combining.
+    first_reading: Entailment
+    best_window: Window | None  # the window the model found most entailing (first ranked on ties)
+    # The shortest on-topic window among those that contradict the claim the most.
+    contradicting_window: Window | None
+    # The sentences (a window's, or the joined top ones) the model found most entailing, as the
+    # Document split them: the rules read these, never a re-split of the joined text.
+    most_entailing: tuple[int, ...]
 
-    @property
-    def best_reading(self) -> Entailment:
-        """The model's reading of the text it found most entailing (a window or the joined top
-        sentences), with that text's neutral and contradiction beside it."""
-        return max([*self.window_scores, self.joined_score], key=lambda s: s.entailment)
 
-    @property
-    def best_entailment(self) -> float:
-        return self.best_reading.entailment
+@dataclass(frozen=True, slots=True)
+class StatementReadings:
+    """What the model read for a statement: each cited source for its claim, the sources'
+    joined top sentences read together (ALCE, with several sources), and each atomic claim's
+    sources (FActScore)."""
 
-    @property
-    def contradiction(self) -> float:
-        """Contradiction by a window that is about the claim: an unrelated page reads as
-        "contradiction" to an SNLI-trained model, but it only fails to support."""
-        return max([s.contradiction for s, t in zip(self.window_scores, self.on_topic) if t], default=0.0)
-
-    def contradicting_window(self) -> Window | None:
-        """The shortest on-topic window among those that contradict the claim the most."""
-        relevant = [(w, s) for w, s, t in zip(self.windows, self.window_scores, self.on_topic) if t]
-        if not relevant:
-            return None
-        top = max(s.contradiction for _, s in relevant)
-        return min((w for w, s in relevant if s.contradiction >= top - 0.05), key=lambda w: w.last - w.first)
-
-    def best_window(self) -> Window | None:
-        """The window the model found most entailing (first ranked on ties)."""
-        if not self.windows:
-            return None
-        best = max(range(len(self.windows)), key=lambda i: (self.window_scores[i].entailment, -i))
-        return self.windows[best]
-
-    def most_entailing_sentences(self) -> tuple[str, ...]:
-        """The sentences (a window's, or the joined top ones) the model found most entailing, as
-        the Document split them: the rules read these, never a re-split of the joined text."""
-        joined = tuple(self.document.sentences[i].text for i in self.joined_indices)
-        texts = [
-            (s.entailment, -i, self.window_sentences(w))
-            for i, (w, s) in enumerate(zip(self.windows, self.window_scores))
-        ]
-        texts.append((self.joined_score.entailment, 1, joined))
-        return max(texts)[2] if self.windows else joined
-
-    def window_sentences(self, window: Window) -> tuple[str, ...]:
-        return tuple(s.text for s in self.document.sentences[window.first : window.last + 1])
-
-    @property
-    def first_reading(self) -> Entailment:
-        """The model's 3-way reading of the best-ranked window, before any gating or combining."""
-        return self.window_scores[0] if self.window_scores else self.joined_score
+    sources: Mapping[str, SourceReading]
+    joint: Entailment | None
+    atoms: tuple[Mapping[str, SourceReading], ...]
 
 
 @dataclass(frozen=True, slots=True)
 class _Plan:
     url: str
     document: Document
+    page: PageIndex
+    claim: Words
     windows: tuple[Window, ...]
     joined: str
     top: tuple[int, ...]
 
 
+def read_statement(
+    nli: NLIBackend,
+    claims: StatementClaims,
+    documents: Sequence[tuple[str, Document, str]],
+    retrieval: Retrieval,
+    judging: Judging,
+    recheck_at: float,
+) -> StatementReadings:
+    """The statement's claim and each of its atomic claims, read in each (url, document, hint),
+    the model reading every pair in one backend call (and the rechecks of windows that contradict
+    at `recheck_at` in a second)."""
+    language = claims.language
+    own = [
+        _plan(url, d, claims.claim.read, retrieval.candidates, retrieval, hint, language)
+        for url, d, hint in documents
+    ]
+    atoms = [
+        [_plan(url, d, atom.read, judging.atom_windows, retrieval, "", language) for url, d, _ in documents]
+        for atom in claims.atoms
+    ]
+    joint = " ".join(p.joined for p in own) if len(own) > 1 else ""
+    # Group by group (the statement's, then each atom's), as _readings takes them back.
+    pairs = [pair for plans in (own, *atoms) for pair in _pairs(plans)]
+    scores = iter(nli.score(pairs + ([(joint, claims.claim.read.text)] if joint else [])))
+    sources = _readings(nli, own, scores, judging, language, recheck_at)
+    read_atoms = tuple(_readings(nli, plans, scores, judging, language, None) for plans in atoms)
+    return StatementReadings(sources, next(scores) if joint else None, read_atoms)
+
+
 def read_sources(
     nli: NLIBackend,
-    claim: str,
+    claim: Words,
     documents: Sequence[tuple[str, Document, str]],
     retrieval: Retrieval,
     judging: Judging,
     *,
-    limit: int | None = None,
     language: str = "en",
+    recheck_at: float | None = None,
 ) -> dict[str, SourceReading]:
-    """Each (url, document, hint) read for `claim`, with one backend call for all of them."""
-    plans = []
+    """Each (url, document, hint) read for `claim`, with one backend call for all of them (and
+    one for the rechecks of windows that contradict at `recheck_at`, where given)."""
+    plans = [
+        _plan(url, d, claim, retrieval.candidates, retrieval, hint, language) for url, d, hint in documents
+    ]
+    return _readings(nli, plans, iter(nli.score(_pairs(plans))), judging, language, recheck_at)
+
+
+def glimpse(
+    nli: NLIBackend,
+    claim: Words,
+    documents: Sequence[tuple[str, Document, str]],
+    retrieval: Retrieval,
+    judging: Judging,
+    language: str,
+) -> dict[str, float]:
+    """The model's entailment on the best window of the documents whose best window holds at least
+    `judging.elsewhere_on_topic` of the claim's words (the others are not about it, and cost no
+    model call), at most `judging.elsewhere_pages` of them, those whose window holds the most of
+    the claim's words first (then the most relevant, then by URL: never by the order pages came
+    in): one backend call. Found elsewhere reads a whole page only where this reads as support."""
+    ranked: list[tuple[float, float, str, Window]] = []
     for url, document, hint in documents:
-        found = rank_windows(
+        best = rank_windows(
             document,
             claim,
-            limit=limit or retrieval.candidates,
+            limit=1,
             max_sentences=retrieval.max_window_sentences,
             min_chars=retrieval.min_sentence_chars,
             hint=hint,
-            language=language,
         )
-        found = _read_on(document, found, language)
-        top = tuple(top_sentences(found, retrieval.joined_sentences))
-        joined = " ".join(document.sentences[i].text for i in top)
-        plans.append(_Plan(url, document, tuple(found), joined, top))
-    pairs = [(w.text, claim) for plan in plans for w in plan.windows]
-    pairs += [(plan.joined, claim) for plan in plans if plan.joined]
-    scores = iter(nli.score(pairs))
-    # Pairs went in plan by plan, windows first, then the joined texts: taken back in that order.
+        if not best:
+            continue
+        words = _window_words(document, best[0], language)
+        coverage = overlap(claim, words.term_set, frozenset(), ()).coverage
+        if coverage >= judging.elsewhere_on_topic:
+            ranked.append((-coverage, -best[0].relevance, url, _read_on(document, best, language)[0]))
+    read = [(url, window) for _, _, url, window in sorted(ranked)[: judging.elsewhere_pages]]
+    scores = nli.score([(window.text, claim.text) for _, window in read]) if read else []
+    return {url: score.entailment for (url, _), score in zip(read, scores, strict=True)}
+
+
+def read_jointly(nli: NLIBackend, claim: Words, readings: Sequence[SourceReading]) -> Entailment:
+    """The model's reading of these sources' joined top sentences read side by side."""
+    return nli.score([(" ".join(r.joined_text for r in readings), claim.text)])[0]
+
+
+def _plan(
+    url: str, document: Document, claim: Words, limit: int, retrieval: Retrieval, hint: str, language: str
+) -> _Plan:
+    page = page_index(document)
+    found = rank_windows(
+        document,
+        claim,
+        limit=limit,
+        max_sentences=retrieval.max_window_sentences,
+        min_chars=retrieval.min_sentence_chars,
+        hint=hint,
+    )
+    found = _read_on(document, found, language)
+    top = tuple(top_sentences(found, retrieval.joined_sentences))
+    joined = " ".join(document.sentences[i].text for i in top)
+    return _Plan(url, document, page, claim, tuple(found), joined, top)
+
+
+def _pairs(plans: Sequence[_Plan]) -> list[tuple[str, str]]:
+    """Plan by plan, windows first, then the joined texts: _readings takes them back in that order."""
+    pairs = [(w.text, plan.claim.text) for plan in plans for w in plan.windows]
+    return pairs + [(plan.joined, plan.claim.text) for plan in plans if plan.joined]
+
+
+def _readings(
+    nli: NLIBackend,
+    plans: Sequence[_Plan],
+    scores: Iterator[Entailment],
+    judging: Judging,
+    language: str,
+    recheck_at: float | None,
+) -> dict[str, SourceReading]:
     own = [tuple(_take(scores, len(plan.windows))) for plan in plans]
+    joined_scores = [next(scores) if plan.joined else _NO_SCORE for plan in plans]
+    on_topic = [
+        tuple(
+            _about(plan.claim, _window_words(plan.document, w, language), language) >= judging.on_topic
+            for w in plan.windows
+        )
+        for plan in plans
+    ]
+    confirmed = _rechecked(nli, plans, own, on_topic, language, recheck_at)
     readings: dict[str, SourceReading] = {}
-    for plan, window_scores in zip(plans, own, strict=True):
-        joined_score = next(scores) if plan.joined else _NO_SCORE
-        on_topic = tuple(_about(claim, w.text, language) >= judging.on_topic for w in plan.windows)
+    for plan, window_scores, joined_score, topical, checked in zip(
+        plans, own, joined_scores, on_topic, confirmed, strict=True
+    ):
+        sentences = sentence_words(plan.document, language)
+        best = max([*window_scores, joined_score], key=lambda s: s.entailment)
         readings[plan.url] = SourceReading(
             plan.url,
             plan.document,
@@ -140,28 +235,95 @@ def read_sources(
             window_scores,
             plan.joined,
             joined_score,
-            on_topic,
+            topical,
             language,
             plan.top,
+            joined([sentences[i] for i in plan.top]),
+            sentences,
+            plan.page,
+            checked,
+            best,
+            best.entailment,
+            max([s.contradiction for s, t in zip(window_scores, topical) if t], default=0.0),
+            window_scores[0] if window_scores else joined_score,
+            _best_window(plan.windows, window_scores),
+            _contradicting_window(plan.windows, window_scores, topical),
+            _most_entailing(plan.windows, window_scores, plan.top, joined_score),
         )
     return readings
 
 
-def given_elsewhere(document: Document, window: Window, claim: str, language: str, limit: int = 2) -> str:
+def _rechecked(
+    nli: NLIBackend,
+    plans: Sequence[_Plan],
+    scores: Sequence[tuple[Entailment, ...]],
+    on_topic: Sequence[tuple[bool, ...]],
+    language: str,
+    bar: float | None,
+) -> list[tuple[float, ...]]:
+    """Each window's contradiction, read again with the page's sentences that give the claim's
+    dates and names it lacks where it is on topic and reaches `bar`: a window refutes what the
+    page says, not what the page says elsewhere."""
+    confirmed = [[s.contradiction for s in own] for own in scores]
+    again: list[tuple[int, int, tuple[str, str]]] = []
+    for p, (plan, own, topical) in enumerate(zip(plans, scores, on_topic)):
+        for w, (window, score, about) in enumerate(zip(plan.windows, own, topical)):
+            if bar is not None and about and score.contradiction >= bar:
+                context = given_elsewhere(plan.document, window, plan.claim, language)
+                if context:
+                    again.append((p, w, (f"{context} {window.text}", plan.claim.text)))
+    for (p, w, _), score in zip(again, nli.score([pair for _, _, pair in again]) if again else []):
+        confirmed[p][w] = score.contradiction
+    return [tuple(c) for c in confirmed]
+
+
+def _best_window(windows: Sequence[Window], scores: Sequence[Entailment]) -> Window | None:
+    if not windows:
+        return None
+    return windows[max(range(len(windows)), key=lambda i: (scores[i].entailment, -i))]
+
+
+def _contradicting_window(
+    windows: Sequence[Window], scores: Sequence[Entailment], on_topic: Sequence[bool]
+) -> Window | None:
+    relevant = [(w, s) for w, s, t in zip(windows, scores, on_topic) if t]
+    if not relevant:
+        return None
+    top = max(s.contradiction for _, s in relevant)
+    return min((w for w, s in relevant if s.contradiction >= top - 0.05), key=lambda w: w.last - w.first)
+
+
+def _most_entailing(
+    windows: Sequence[Window], scores: Sequence[Entailment], top: tuple[int, ...], joined_score: Entailment
+) -> tuple[int, ...]:
+    if not windows:
+        return top
+    texts = [
+        (s.entailment, -i, tuple(range(w.first, w.last + 1))) for i, (w, s) in enumerate(zip(windows, scores))
+    ]
+    texts.append((joined_score.entailment, 1, top))
+    return max(texts)[2]
+
+
+def _window_words(document: Document, window: Window, language: str) -> Words:
+    return joined(sentence_words(document, language)[window.first : window.last + 1])
+
+
+def given_elsewhere(document: Document, window: Window, claim: Words, language: str, limit: int = 2) -> str:
     """The page's sentences outside `window` that give the claim's numbers and names the window
     lacks (at most `limit`, in page order); "" when the window lacks none or the page has none.
 
     An SNLI-trained model reads a date missing from the premise as a conflicting one: "When it
     opened, the tower was 300 metres tall" contradicts "When it opened in 1889 it was 300 metres
     tall" at 0.99 for it, and at 0.12 once "The tower was completed in March 1889" comes first."""
-    words = lexicon(language)
-    numbers = set(words.numbers(claim)) - set(words.numbers(window.text))
-    names = {n for n in words.names(claim) if n not in window.text.lower()}
+    sentences = sentence_words(document, language)
+    inside = _window_words(document, window, language)
+    numbers = claim.numbers - inside.numbers
+    names = {n for n in claim.names if n not in window.text.lower()}
     given: dict[int, set[str]] = {}
-    for i, sentence in enumerate(document.sentences):
+    for i, sentence in enumerate(sentences):
         if not window.first <= i <= window.last:
-            lowered = sentence.text.lower()
-            found = (numbers & set(words.numbers(sentence.text))) | {n for n in names if n in lowered}
+            found = set(numbers & sentence.numbers) | {n for n in names if n in sentence.lowered}
             if found:
                 given[i] = found
     chosen: list[int] = []
@@ -188,11 +350,10 @@ def _how_often_terms(language: str) -> frozenset[str]:
     return frozenset(words.terms(_HOW_OFTEN.get(words.language, "")))
 
 
-def _about(claim: str, text: str, language: str) -> float:
+def _about(claim: Words, text: Words, language: str) -> float:
     """Share of the claim's content words, words of frequency aside, that `text` holds."""
-    words = lexicon(language)
-    terms = set(words.terms(claim)) - _how_often_terms(language)
-    return len(terms & set(words.terms(text))) / len(terms) if terms else 1.0
+    terms = claim.term_set - _how_often_terms(language)
+    return len(terms & text.term_set) / len(terms) if terms else 1.0
 
 
 def _read_on(document: Document, windows: list[Window], language: str) -> list[Window]:

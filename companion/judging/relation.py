@@ -4,7 +4,8 @@ negation, a partial word), each placed against the run of the claim's words; and
 words for the direction checks. The rules of meaning (meaning.py) are small predicates over these
 records; none of them re-splits or re-aligns a sentence.
 
-Sentences are the Document's own (pysbd), as the reading passes them. Pure.
+Sentences are the Document's own (pysbd), analysed once with their page (text.analysis), as the
+reading passes them; the claim is analysed once when the statement is made (claim.py). Pure.
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ from dataclasses import dataclass
 from difflib import Match, SequenceMatcher
 from typing import Literal
 
-from ..text.language import lexicon
-from ..text.retrieve import content_terms
+from ..records import Words
+from ..text.analysis import content_terms
+from .claim import Claim
 from .rulebook import RuleBook
 
-__all__ = ["RESTATED", "Claim", "Cue", "Relation", "Relator"]
+__all__ = ["RESTATED", "Cue", "Relation", "Relator"]
 
 # A sentence restates the claim when it holds this share of its words in order, and a cue bears
 # on it within this many words of a run of them.
@@ -30,20 +32,6 @@ _NOT_ONLY = re.compile(r"(not|non) (only|seulement)\b", re.IGNORECASE)
 CueKind = Literal["frame", "negation", "partial"]
 # Where a cue sits against the run of the claim's words in the sentence ("none": no run of two).
 Place = Literal["before", "inside", "after", "none"]
-
-
-@dataclass(frozen=True, slots=True)
-class Claim:
-    """The claim's side, read once: its words in order, its content terms, its numbers, and
-    whether it itself reports ("Critics said that…") or negates."""
-
-    text: str
-    words: tuple[str, ...]
-    word_set: frozenset[str]
-    terms: tuple[str, ...]
-    numbers: frozenset[str]
-    reports: bool
-    negates: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,51 +74,45 @@ class Relation:
 
 
 class Relator:
-    """The relations of one claim, each sentence related once however many rules read it."""
+    """The relations of one claim (as written, analysed once: claim.py), each sentence related
+    once however many rules read it."""
 
-    def __init__(self, claim: str, rules: RuleBook):
+    def __init__(self, claim: Claim, rules: RuleBook):
         self.rules = rules
-        words = tuple(rules.word.findall(claim.lower()))
-        self.claim = Claim(
-            claim,
-            words,
-            frozenset(words),
-            tuple(content_terms(claim, rules.language)),
-            frozenset(lexicon(rules.language).numbers(claim)),
-            bool(rules.frame.search(claim)),
-            bool(rules.negation.search(claim)),
-        )
+        self.claim = claim
         self._words: dict[str, frozenset[str]] = {}
         self._relations: dict[str, Relation] = {}
 
-    def words(self, sentence: str) -> frozenset[str]:
-        if (found := self._words.get(sentence)) is None:
-            found = self._words[sentence] = frozenset(self.rules.word.findall(sentence.lower()))
+    def words(self, sentence: Words) -> frozenset[str]:
+        if (found := self._words.get(sentence.text)) is None:
+            found = self._words[sentence.text] = frozenset(self.rules.word.findall(sentence.lowered))
         return found
 
-    def closest(self, sentences: Sequence[str]) -> int:
+    def closest(self, sentences: Sequence[Words]) -> int:
         """The index of the sentence that holds most of the claim's words (the shortest, then
         the first, of equals)."""
         said = self.claim.word_set
         return max(
             range(len(sentences)),
-            key=lambda i: (len(self.words(sentences[i]) & said), -len(sentences[i]), -i),
+            key=lambda i: (len(self.words(sentences[i]) & said), -len(sentences[i].text), -i),
         )
 
-    def relate(self, sentence: str) -> Relation:
-        if (found := self._relations.get(sentence)) is None:
-            found = self._relations[sentence] = self._relate(sentence)
+    def relate(self, sentence: Words) -> Relation:
+        """The claim against a sentence, its words as its page's analysis gives them."""
+        if (found := self._relations.get(sentence.text)) is None:
+            found = self._relations[sentence.text] = self._relate(sentence)
         return found
 
-    def _relate(self, sentence: str) -> Relation:
+    def _relate(self, analysed: Words) -> Relation:
         rules, claim = self.rules, self.claim
         language = rules.language
-        spans = [(m.start(), m.group()) for m in rules.word.finditer(sentence.lower())]
+        sentence = analysed.text
+        spans = [(m.start(), m.group()) for m in rules.word.finditer(analysed.lowered)]
         matcher = SequenceMatcher(None, claim.words, [w for _, w in spans], autojunk=False)
         blocks = [b for b in matcher.get_matching_blocks() if b.size >= 2]
         aligned = sum(b.size for b in matcher.get_matching_blocks())
-        terms = tuple(content_terms(sentence, language))
-        held = set(terms)
+        terms = analysed.terms
+        held = analysed.term_set
         # Most of the claim's content words as well: "It is not made of steel" restates "It is
         # made of steel", not "It is made of wrought iron", for all the little words they share.
         restated = (
@@ -163,7 +145,7 @@ class Relator:
         term_matcher = SequenceMatcher(None, list(claim.terms), list(terms), autojunk=False)
         return Relation(
             sentence,
-            self.words(sentence),
+            self.words(analysed),
             restated,
             tuple(cues),
             terms,
@@ -171,7 +153,7 @@ class Relator:
             tuple(at for at, word in spans if claim_terms & set(content_terms(word, language))),
             tuple(term_matcher.get_opcodes()),
             sum(b.size for b in term_matcher.get_matching_blocks()),
-            frozenset(lexicon(language).numbers(sentence)),
+            analysed.numbers,
         )
 
 

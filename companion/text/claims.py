@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import re
 
-from .retrieve import content_terms
+from .analysis import content_terms
 
-__all__ = ["atomic_claims", "hypothesis"]
+__all__ = ["atomic_claims", "hypothesis", "in_context"]
 
 _PRONOUN_START = re.compile(
     r"^(it|its|this|that|these|those|they|their|them|he|his|she|her)\b", re.IGNORECASE
@@ -55,6 +55,17 @@ _APPOSITION = re.compile(
 _PAREN = re.compile(r"\s*\((?P<inner>[^()]{3,120})\)")
 _MAX_CLAIMS = 6
 _MIN_TERMS = 2
+
+
+def in_context(
+    statement: str, previous: str, question: str, language: str
+) -> tuple[str, list[tuple[str, str]]]:
+    """The statement as read on its own, and its atomic claims, each as written and as read on its
+    own; no atoms for a statement of one fact."""
+    atoms = atomic_claims(statement, language)
+    return hypothesis(statement, previous, question, language), (
+        [(atom, hypothesis(atom, previous, language=language)) for atom in atoms] if len(atoms) > 1 else []
+    )
 
 
 def hypothesis(statement: str, previous: str = "", question: str = "", language: str = "en") -> str:

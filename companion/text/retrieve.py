@@ -3,6 +3,7 @@
 Only the best few windows reach the NLI model, which is what makes checking a long page fast.
 The scorer is idf-weighted coverage of the claim's content words (stemmed), with a bonus for
 numbers and names, because those are what an unsupported claim usually gets wrong.
+The claim arrives analysed (text.analysis), the page's sentences with their terms (PageIndex).
 Pure text processing: no I/O.
 """
 
@@ -11,36 +12,21 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
-from ..records import Document, PageIndex, Sentence, Window
-from .language import Lexicon, lexicon
+from ..records import Document, PageIndex, Sentence, Window, Words
+from .analysis import sentence_words
+from .language import lexicon
 
-__all__ = [
-    "Overlap",
-    "content_terms",
-    "index_page",
-    "join_sentences",
-    "overlap",
-    "overlap_pages",
-    "page_index",
-    "rank_windows",
-    "top_sentences",
-]
-
-STOPWORDS = lexicon("en").stopwords
-
-
-def content_terms(text: str, language: str = "en") -> list[str]:
-    """Stemmed, lower-cased content words and numbers of `text`, in order."""
-    return lexicon(language).terms(text)
+__all__ = ["index_page", "join_sentences", "page_index", "rank_windows", "top_sentences"]
 
 
 def index_page(document: Document) -> Document:
     """The document with its PageIndex: each sentence's terms and the page's idf, terms, numbers
-    and lower-cased text, computed once when the page is read rather than for every claim."""
+    and lower-cased text, computed once when the page is read rather than for every claim. Its
+    sentences' analysis in the page's own language is kept with it (text.analysis)."""
     words = lexicon(document.language)
-    terms = tuple(frozenset(words.terms(s.text)) for s in document.sentences)
+    terms = tuple(s.term_set for s in sentence_words(document, document.language))
     df: Counter[str] = Counter()
     for own in terms:
         df.update(own)
@@ -53,7 +39,7 @@ def index_page(document: Document) -> Document:
         numbers=frozenset(words.numbers(document.text)),
         lowered=document.text.lower(),
     )
-    return replace(document, index=index)
+    return replace(document, index=index, analysed=document.analysed)
 
 
 def page_index(document: Document) -> PageIndex:
@@ -66,13 +52,12 @@ def page_index(document: Document) -> PageIndex:
 
 def rank_windows(
     document: Document,
-    claim: str,
+    claim: Words,
     *,
     limit: int,
     max_sentences: int = 3,
     min_chars: int = 12,
     hint: str = "",
-    language: str = "en",
 ) -> list[Window]:
     """The `limit` best windows of 1..max_sentences consecutive sentences, best first.
 
@@ -85,9 +70,9 @@ def rank_windows(
     index = page_index(document)
     terms, idf = index.sentence_terms, index.idf
     default_idf = math.log(1 + (len(sentences) + 0.5) / 0.5)
-    claim_terms = set(content_terms(claim, language))
+    claim_terms = set(claim.term_set)
     if not claim_terms:
-        claim_terms = {t.lower() for t in claim.split()}
+        claim_terms = {t.lower() for t in claim.text.split()}
     weight = {t: idf.get(t, default_idf) for t in claim_terms}
     # fsum: a set's order changes with each process's hash seed, and a plain sum's last bits with
     # it, which flipped ties between windows from one run to the next.
@@ -153,39 +138,3 @@ def top_sentences(windows: Sequence[Window], count: int) -> list[int]:
             if i not in picked and len(picked) < count:
                 picked.append(i)
     return sorted(picked)
-
-
-@dataclass(frozen=True, slots=True)
-class Overlap:
-    """Cheap signals of what a claim says that the evidence does not (combiner features)."""
-
-    coverage: float  # idf-free share of the claim's content terms found in the evidence
-    missing_numbers: float  # share of the claim's numbers absent from the evidence
-    missing_names: float  # share of the claim's capitalised names absent from the evidence
-
-
-def overlap(claim: str, evidence: str, language: str = "en") -> Overlap:
-    """Overlap of a claim with a short evidence text (a window, the joined top sentences)."""
-    words = lexicon(language)
-    terms, numbers = frozenset(words.terms(evidence)), frozenset(words.numbers(evidence))
-    return _overlap(claim, terms, numbers, [evidence.lower()], words)
-
-
-def overlap_pages(claim: str, pages: Sequence[PageIndex], language: str = "en") -> Overlap:
-    """Overlap of a claim with whole pages, read from their indexes."""
-    terms = frozenset().union(*(p.terms for p in pages))
-    numbers = frozenset().union(*(p.numbers for p in pages))
-    return _overlap(claim, terms, numbers, [p.lowered for p in pages], lexicon(language))
-
-
-def _overlap(
-    claim: str, terms: frozenset[str], numbers: frozenset[str], lowered: Sequence[str], words: Lexicon
-) -> Overlap:
-    claim_terms = set(words.terms(claim))
-    coverage = len(claim_terms & terms) / len(claim_terms) if claim_terms else 1.0
-    wanted = set(words.numbers(claim))
-    missing_numbers = len(wanted - numbers) / len(wanted) if wanted else 0.0
-    names = words.names(claim)
-    missing = sum(1 for n in names if not any(n in text for text in lowered))
-    missing_names = missing / len(names) if names else 0.0
-    return Overlap(coverage, missing_numbers, missing_names)

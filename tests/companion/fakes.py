@@ -11,7 +11,7 @@ from pathlib import Path
 from companion.errors import SourceUnavailable
 from companion.model.folder import ModelConfig, Thresholds
 from companion.records import Entailment, Fetched
-from companion.text.retrieve import content_terms
+from companion.text.analysis import content_terms
 
 __all__ = ["MemoryFetcher", "ScriptedNLI", "WordNLI", "fake_model"]
 

@@ -18,6 +18,7 @@ import pytest
 from companion.config import Retrieval
 from companion.records import Document
 from companion.sources.extract import document_from_text, html_to_document
+from companion.text.analysis import analyse
 from companion.text.retrieve import rank_windows
 from scripts.chrome_pages import PLACEMENTS, Chrome, chrome_for, wrap
 from scripts.evaluate_extraction import default_data, read_pages
@@ -135,7 +136,10 @@ def test_the_myth_page_reads_the_same_bare_and_wrapped(placement: str) -> None:
         assert junk not in wrapped.text
     retrieval = Retrieval()
     windows = [
-        [w.text for w in rank_windows(d, MYTH_CLAIM, limit=retrieval.candidates, max_sentences=3)]
+        [
+            w.text
+            for w in rank_windows(d, analyse(MYTH_CLAIM, "en"), limit=retrieval.candidates, max_sentences=3)
+        ]
         for d in (bare, wrapped)
     ]
     assert windows[0] == windows[1]

@@ -16,8 +16,8 @@ from companion.model.folder import ModelConfig, default_model_dir, load_config
 from companion.pipeline import SourceLoader, Verifier
 from companion.records import Citation, PageInfo, StatementJudgment, VerifyRequest
 from companion.sources.extract import html_to_document
+from companion.text.analysis import analyse, overlap
 from companion.text.language import detect_language, lexicon
-from companion.text.retrieve import overlap
 from companion.text.segment import statements
 
 from .fakes import MemoryFetcher, WordNLI, fake_model
@@ -51,9 +51,14 @@ def test_french_words_are_stemmed_without_elisions_and_numbers_read_as_french_wr
     assert words.numbers("2 300 km, 1,5 million et 12\u202f000") == ["2300", "1.5", "12000"]
     # "2 300" in French and "2,300" in English are one number; "1,5" is not 15.
     assert set(words.numbers("2 300")) == set(lexicon("en").numbers("2,300"))
-    assert overlap("Le récif mesure 2 300 kilomètres.", FRENCH, "fr").missing_numbers == 0.0
-    assert overlap("Le récif mesure 2 400 kilomètres.", FRENCH, "fr").missing_numbers == 1.0
-    assert overlap("La barrière s'étend sur des kilomètres.", FRENCH, "fr").coverage == 1.0
+    page = analyse(FRENCH, "fr")
+
+    def against_page(claim: str):
+        return overlap(analyse(claim, "fr"), page.term_set, page.numbers, [page.lowered])
+
+    assert against_page("Le récif mesure 2 300 kilomètres.").missing_numbers == 0.0
+    assert against_page("Le récif mesure 2 400 kilomètres.").missing_numbers == 1.0
+    assert against_page("La barrière s'étend sur des kilomètres.").coverage == 1.0
 
 
 def test_english_words_read_exactly_as_the_default_model_was_fitted_to():

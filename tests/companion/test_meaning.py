@@ -7,10 +7,12 @@ import dataclasses
 
 import pytest
 
+from companion.judging.claim import claim_of
 from companion.judging.meaning import read_meaning as _read_meaning
 from companion.judging.meaning import reports_unsettled, swapped_number, window_findings
 from companion.judging.relation import Relator
 from companion.judging.rulebook import _ENGLISH_ONLY, FAMILIES, Rule, rule_book
+from companion.text.analysis import analyse
 from companion.text.segment import split_sentences
 
 _EFFECT = {
@@ -41,13 +43,18 @@ _KIND = {
 }
 
 
+def relator_for(statement, rules):
+    """The statement as the judge reads it, analysed once (claim.py), related to sentences."""
+    return Relator(claim_of(statement, rules), rules)
+
+
 def sentences(text, language="en"):
     """The text as the Document splits it, which is what the rules read."""
-    return [text[a:b] for a, b in split_sentences(text, language)]
+    return [analyse(text[a:b], language) for a, b in split_sentences(text, language)]
 
 
 def read_meaning(statement, source, language="en"):
-    return _read_meaning(Relator(statement, every_family(language)), sentences(source, language))
+    return _read_meaning(relator_for(statement, every_family(language)), sentences(source, language))
 
 
 def kinds(statement, source, language="en"):
@@ -60,7 +67,9 @@ def Reading(hedged="", opposite=""):  # reads as the record it stood for
 
 
 def _fires(family, statement, source, language="en", numbers=frozenset()):
-    found = window_findings(Relator(statement, every_family(language)), sentences(source, language), numbers)
+    found = window_findings(
+        relator_for(statement, every_family(language)), sentences(source, language), numbers
+    )
     return any(r.family == family for r in found)
 
 
@@ -285,7 +294,7 @@ def test_a_language_without_a_rules_file_gets_no_rules():
         "Man sagt oft, der Umsatz sei 2023 gestiegen. Das ist nicht wahr.",
     )
     assert read_meaning(statement, page, "de").asserts
-    assert window_findings(Relator(statement, german), sentences(page, "de"), frozenset()) == ()
+    assert window_findings(relator_for(statement, german), sentences(page, "de"), frozenset()) == ()
     assert not reports_unsettled(page, "de")
 
 
@@ -295,8 +304,8 @@ def test_a_rule_left_out_of_the_book_no_longer_fires():
         "Cracking your knuckles is often said to cause arthritis.",
     )
     book = rule_book("en")
-    assert _read_meaning(Relator(statement, book), [source]).hedges == ("en.framed",)
-    assert _read_meaning(Relator(statement, book.without(["en.framed"])), [source]).asserts
+    assert _read_meaning(relator_for(statement, book), [analyse(source, "en")]).hedges == ("en.framed",)
+    assert _read_meaning(relator_for(statement, book.without(["en.framed"])), [analyse(source, "en")]).asserts
 
 
 def test_every_rule_file_names_known_families_and_effects(tmp_path):
@@ -459,7 +468,7 @@ def test_the_rules_read_the_documents_sentences_not_a_resplit():
     # "Senate passed the bill in 2019." without its frame.
     statement = "The U.S. Senate passed the bill in 2019."
     page = "It is often said that the U.S. Senate passed the bill in 2019."
-    assert sentences(page) == [page]
+    assert [s.text for s in sentences(page)] == [page]
     assert "framed" in kinds(statement, page)
 
 
@@ -507,5 +516,5 @@ EGYPT = (
 def test_another_value_for_the_same_quantity_is_found_with_both_values_as_written(
     claim, sentence, page, found
 ):
-    relator = Relator(claim, rule_book("en"))
-    assert swapped_number(relator, (sentence,), frozenset(page)) == found
+    relator = relator_for(claim, rule_book("en"))
+    assert swapped_number(relator, (analyse(sentence, "en"),), frozenset(page)) == found

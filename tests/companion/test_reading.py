@@ -7,6 +7,7 @@ from companion.config import Judging, Retrieval
 from companion.judging.reading import given_elsewhere, read_sources
 from companion.records import Window
 from companion.sources.extract import document_from_text
+from companion.text.analysis import analyse
 
 from .fakes import WordNLI
 
@@ -21,7 +22,12 @@ MYTH = (
 def windows_read(text: str, claim: str, language: str = "en") -> list[str]:
     document = document_from_text("https://example.org/reef", "", text)
     readings = read_sources(
-        WordNLI(), claim, [(document.url, document, "")], Retrieval(), Judging(), language=language
+        WordNLI(),
+        analyse(claim, language),
+        [(document.url, document, "")],
+        Retrieval(),
+        Judging(),
+        language=language,
     )
     return [w.text for w in readings[document.url].windows]
 
@@ -67,13 +73,16 @@ def test_the_numbers_and_names_a_window_lacks_are_taken_from_the_rest_of_the_pag
     document = document_from_text("https://example.org/tower", "", text)
     window = Window(2, 2, document.sentences[2].text, 1.0)
     claim = "When it opened in 1889, the tower by Eiffel was 300 metres tall."
-    assert given_elsewhere(document, window, claim, "en") == (
+    assert given_elsewhere(document, window, analyse(claim, "en"), "en") == (
         "The tower was completed in March 1889. It was designed by the company of Gustave Eiffel."
     )
-    assert given_elsewhere(document, window, claim, "en", limit=1) == "The tower was completed in March 1889."
+    assert (
+        given_elsewhere(document, window, analyse(claim, "en"), "en", limit=1)
+        == "The tower was completed in March 1889."
+    )
     # Nothing is missing, or the page does not give it: nothing to add.
-    assert given_elsewhere(document, window, "The tower was 300 metres tall.", "en") == ""
-    assert given_elsewhere(document, window, "It was 300 metres tall in 1920.", "en") == ""
+    assert given_elsewhere(document, window, analyse("The tower was 300 metres tall.", "en"), "en") == ""
+    assert given_elsewhere(document, window, analyse("It was 300 metres tall in 1920.", "en"), "en") == ""
 
 
 def test_words_of_frequency_do_not_put_a_window_on_topic():
@@ -82,13 +91,17 @@ def test_words_of_frequency_do_not_put_a_window_on_topic():
     )
     claim_reading = read_sources(
         WordNLI(),
-        "Paris is rarely windy, so the tower seldom sways.",
+        analyse("Paris is rarely windy, so the tower seldom sways.", "en"),
         [(document.url, document, "")],
         Retrieval(),
         Judging(),
     )[document.url]
     assert claim_reading.on_topic == (False,)
     on_topic = read_sources(
-        WordNLI(), "Snow is rarely seen in Paris.", [(document.url, document, "")], Retrieval(), Judging()
+        WordNLI(),
+        analyse("Snow is rarely seen in Paris.", "en"),
+        [(document.url, document, "")],
+        Retrieval(),
+        Judging(),
     )[document.url]
     assert on_topic.on_topic == (True,)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from companion.judging.claim import claim_of
 from companion.judging.relation import Relator
 from companion.judging.rulebook import rule_book
+from companion.text.analysis import analyse
 
 
 def relate(claim, sentence, language="en"):
-    return Relator(claim, rule_book(language)).relate(sentence)
+    rules = rule_book(language)
+    return Relator(claim_of(claim, rules), rules).relate(analyse(sentence, language))
 
 
 def test_a_negation_between_the_claims_words_is_placed_inside_and_near():
@@ -48,7 +51,10 @@ def test_not_only_is_marked_and_frames_found_and_numbers_read():
 
 
 def test_each_sentence_is_related_once_and_the_closest_holds_most_words():
-    relator = Relator("The tower is made of steel.", rule_book("en"))
-    sentences = ["Paris is large.", "The tower is made of iron.", "The tower is tall."]
+    rules = rule_book("en")
+    relator = Relator(claim_of("The tower is made of steel.", rules), rules)
+    sentences = [
+        analyse(s, "en") for s in ("Paris is large.", "The tower is made of iron.", "The tower is tall.")
+    ]
     assert relator.closest(sentences) == 1
     assert relator.relate(sentences[1]) is relator.relate(sentences[1])

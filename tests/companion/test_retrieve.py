@@ -6,7 +6,8 @@ import sys
 from pathlib import Path
 
 from companion.sources.extract import document_from_text
-from companion.text.retrieve import overlap, rank_windows, top_sentences
+from companion.text.analysis import analyse, overlap
+from companion.text.retrieve import rank_windows, top_sentences
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -19,14 +20,16 @@ PAGE = document_from_text(
 
 
 def test_best_window_holds_the_evidence():
-    windows = rank_windows(PAGE, "The waggle dance shows bees where the food is.", limit=3)
+    windows = rank_windows(PAGE, analyse("The waggle dance shows bees where the food is.", "en"), limit=3)
     assert windows[0].text == "The waggle dance tells other bees where food is."
     assert windows[0].first == windows[0].last  # one sentence suffices: no padding
 
 
 def test_two_sentence_evidence_is_found_as_one_window():
     windows = rank_windows(
-        PAGE, "Karl von Frisch received the Nobel Prize in 1973 for decoding the dance.", limit=3
+        PAGE,
+        analyse("Karl von Frisch received the Nobel Prize in 1973 for decoding the dance.", "en"),
+        limit=3,
     )
     best = windows[0]
     assert (best.first, best.last) == (3, 4)
@@ -34,12 +37,14 @@ def test_two_sentence_evidence_is_found_as_one_window():
 
 
 def test_hint_from_a_text_fragment_wins():
-    windows = rank_windows(PAGE, "Bees make honey.", limit=2, hint="Honey is sweet")
+    windows = rank_windows(PAGE, analyse("Bees make honey.", "en"), limit=2, hint="Honey is sweet")
     assert "Honey is sweet" in windows[0].text
 
 
 def test_overlap_flags_missing_numbers_and_names():
-    o = overlap("Karl von Frisch won the Nobel Prize in 1975 with Konrad Lorenz.", PAGE.text)
+    page = analyse(PAGE.text, "en")
+    claim = analyse("Karl von Frisch won the Nobel Prize in 1975 with Konrad Lorenz.", "en")
+    o = overlap(claim, page.term_set, page.numbers, [page.lowered])
     assert o.missing_numbers == 1.0
     assert 0 < o.missing_names < 1  # Karl, Frisch and Nobel found; Konrad and Lorenz not
 
@@ -48,11 +53,12 @@ def test_ranking_is_the_same_in_every_process():
     """Python seeds string hashing per process; set order must not reach the scores (it broke ties)."""
     script = (
         "from companion.sources.extract import document_from_text\n"
+        "from companion.text.analysis import analyse\n"
         "from companion.text.retrieve import rank_windows\n"
         "words = 'amber basalt cobalt dune ember fjord glacier harbor island jungle kelp lagoon'.split()\n"
         "text = ' '.join(' '.join(words[i:] + words[:i][: i % 5]) + '.' for i in range(12))\n"
         "doc = document_from_text('https://x.test/', 'T', text)\n"
-        "claim = ' '.join(words) + ' mesa nebula 1889 2,000'\n"
+        "claim = analyse(' '.join(words) + ' mesa nebula 1889 2,000', 'en')\n"
         "print([(w.first, w.last, w.relevance.hex()) for w in rank_windows(doc, claim, limit=12)])\n"
     )
     outputs = {
