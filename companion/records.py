@@ -175,6 +175,7 @@ class Words:
 class PageIndex:
     """What retrieval and the lexical features read of a whole page."""
 
+    titles: tuple[bool, ...]  # per sentence: does it repeat the page's title (never a window's part)
     sentence_terms: tuple[frozenset[str], ...]  # each sentence's content terms (stemmed)
     idf: Mapping[str, float]
     terms: frozenset[str]  # the page's content terms

@@ -32,7 +32,11 @@ def index_page(document: Document) -> Document:
         df.update(own)
     n = len(terms)
     idf = {t: math.log(1 + (n - c + 0.5) / (c + 0.5)) for t, c in df.items()}
+    # The page's own title (and the heading repeating it) restates the topic: it would lend its
+    # words to every claim about the topic without saying anything about it.
+    title = " ".join(document.title.split()).lower()
     index = PageIndex(
+        titles=tuple(bool(title) and " ".join(s.text.split()).lower() == title for s in document.sentences),
         sentence_terms=terms,
         idf=idf,
         terms=frozenset(words.terms(document.text)),
@@ -79,23 +83,23 @@ def rank_windows(
     total = math.fsum(weight.values()) or 1.0
     sentence_terms = [own & claim_terms for own in terms]
     hinted = _hinted(sentences, hint)
-    # The page's own title (and the heading repeating it) restates the topic: it would lend its
-    # words to every claim about the topic without saying anything about it.
-    title = " ".join(document.title.split()).lower()
-    is_title = [bool(title) and " ".join(s.text.split()).lower() == title for s in sentences]
+    is_title = index.titles
 
     scored: list[tuple[float, int, int]] = []  # texts are joined for the chosen few only
     for first in range(len(sentences)):
         covered: set[str] = set()
+        found = 0.0
         for last in range(first, min(first + max_sentences, len(sentences))):
             if is_title[last]:
                 break
-            covered |= sentence_terms[last]
+            if not sentence_terms[last] <= covered:  # most sentences add none of the claim's terms
+                covered |= sentence_terms[last]
+                found = math.fsum(weight[t] for t in covered)
             if len(sentences[first].text) < min_chars and last == first:
                 continue
-            score = math.fsum(weight[t] for t in covered) / total
+            score = found / total
             score -= 0.04 * (last - first)
-            if hinted & set(range(first, last + 1)):
+            if hinted and hinted & set(range(first, last + 1)):
                 score += 0.5
             scored.append((-score, first, last))
     scored.sort()
