@@ -1,24 +1,27 @@
 """Judges one statement against the pages its citations point to.
 
-The method (docs/method.md), each step in its own module:
-- the claim in context (claims.py): the verifiability study reads a statement with the question
-  and the answer so far, so "It was built in 1889" is checked as "The tower was built in 1889";
-- reading (reading.py): retrieval picks each source's best windows, the NLI model scores them;
+The method (docs/method.md), each step in its own module, in the order the data flows; each
+reads what the steps before it made and never asks them again (issue 38):
+- the claim (claim.py): the statement and its atomic claims analysed once, in context (the
+  verifiability study reads a statement with the question and the answer so far, so "It was
+  built in 1889" is checked as "The tower was built in 1889") and as written;
+- reading (reading.py): retrieval picks each source's best windows, the NLI model scores them,
+  for the statement and its atoms in one backend call, then rechecks what contradicts;
+- what a small NLI model misses (relation.py, meaning.py, rules as data per language): a source
+  that reports the claim as a myth or an allegation, is narrower than it, says the opposite
+  direction, or negates it;
 - the score (combiner.py): a calibrated combination of the model's best entailment and lexical
   features, for the statement, each source alone and each atomic claim (FActScore);
-- what a small NLI model misses (meaning.py, rules as data per language): a source that reports
-  the claim as a myth or an allegation, is narrower than it, says the opposite direction, or
-  negates it;
 - the label and its reasons (policy.py): complete / partial / no support (verifiability study),
   from those readings alone, as `read` and `conclude` split it: scripts/calibrate.py fits the
   thresholds on `read`'s output through the same policy;
-- ALCE's recall and precision (alce.py), and the quote shown to the reader (evidence.py);
+- the quote shown to the reader (evidence.py), and ALCE's recall and precision (alce.py);
 - found elsewhere (`Judge.elsewhere`): support in a page of the answer the statement does not
   cite, recorded apart from its own verdict.
 
 Which text feeds what: the model, the on-topic test and the quote read the claim in context
-(`hypothesis`); the lexical features read the statement as written, since the context's words are
-not the statement's to be supported.
+(`Claim.read`); the rules and the lexical features read the statement as written
+(`Claim.written`), since the context's words are not the statement's to be supported.
 No I/O: sources arrive as Documents, the model behind the NLIBackend protocol.
 """
 

@@ -1,9 +1,11 @@
 """What the NLI model reads of each cited source for one claim, and what it says.
 
-Retrieval ranks a source's windows for the claim; the best few, and the joined top sentences,
-are scored as (premise = source text, hypothesis = claim) pairs in one call to the backend, so
-the backend batches and caches across sources. No I/O: documents arrive read, the model behind
-the NLIBackend protocol.
+Retrieval ranks a source's windows for the claim (analysed once, claim.py); the best few, and
+the joined top sentences, are scored as (premise = source text, hypothesis = claim) pairs in one
+call to the backend for the statement, its atomic claims and all their sources, so the backend
+batches and caches across them. What the later stages read of a source is worked out here once
+and kept in the SourceReading as fields. No I/O: documents arrive read (their sentences analysed
+with them, text/analysis.py), the model behind the NLIBackend protocol.
 """
 
 from __future__ import annotations
