@@ -25,22 +25,37 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
 DATA = HERE.parent / "shared" / "data"
-# Held sets no model here trains on: LingNLI val (MNLI's genres), XNLI-en dev (MNLI-style pairs).
-DEFAULT_SETS = (f"{DATA}/nli_more/lingnli_val.jsonl.gz:150", f"{DATA}/multilingual/xnli_en_dev.jsonl.gz:150")
+# Held sets no model here trains on: LingNLI val (MNLI's genres), XNLI-en dev (MNLI-style pairs),
+# and LingNLI val again with each premise among four others of the set ("+long": a multi-paragraph
+# page whose other paragraphs are about something else, as a cited article's are).
+DEFAULT_SETS = (
+    f"{DATA}/nli_more/lingnli_val.jsonl.gz:150",
+    f"{DATA}/multilingual/xnli_en_dev.jsonl.gz:150",
+    f"{DATA}/nli_more/lingnli_val.jsonl.gz:150+long",
+)
 LABELS = ("entailment", "neutral", "contradiction")
 URL = "https://probe.example.org/article"
 
 
 def sample(spec: str, seed: int) -> list[dict]:
-    """FILE:N: N rows, balanced over the three labels, seeded."""
+    """FILE:N[+long]: N rows, balanced over the three labels, seeded; +long puts each premise
+    third among five paragraphs, the other four premises of other rows."""
     from scripts.datasets import read_rows
 
     path, _, count = spec.rpartition(":")
+    count, _, long = count.partition("+")
     rows = [r for r in read_rows(Path(path)) if r["label"] in LABELS]
     rng = random.Random(seed)
     rng.shuffle(rows)
     per = int(count) // len(LABELS)
-    return [r for label in LABELS for r in [x for x in rows if x["label"] == label][:per]]
+    chosen = [r for label in LABELS for r in [x for x in rows if x["label"] == label][:per]]
+    if long:
+        others = [r["premise"] for r in rows[-500:]]
+        chosen = [
+            {**r, "premise": "\n".join([*rng.sample(others, 2), r["premise"], *rng.sample(others, 2)])}
+            for r in chosen
+        ]
+    return chosen
 
 
 def page(premise: str) -> str:
@@ -84,7 +99,7 @@ def main() -> None:
     report: dict[str, dict] = {}
     lines = []
     for spec in args.data or DEFAULT_SETS:
-        name = Path(spec.rpartition(":")[0]).name.split(".")[0]
+        name = Path(spec.rpartition(":")[0]).name.split(".")[0] + ("_long" if spec.endswith("+long") else "")
         complete: Counter[tuple[str, str]] = Counter()
         changed = flips = 0
         for row in sample(spec, args.seed):

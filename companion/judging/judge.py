@@ -238,7 +238,7 @@ class Judge:
             facts = self._source_facts(relator, reading)
             verdict = decide_source(facts, self.combiner, self.thresholds)
             if verdict.judgment in ("complete_support", "partial_support"):
-                evidence = covering_quote(claims.claim.read, reading, self.judging, facts.says_otherwise)
+                evidence = covering_quote(claims.claim.read, reading, self.judging, facts.unquotable)
                 score = round(verdict.reported, 4)
                 found.append(FoundElsewhere(url, cited_by.get(url), verdict.judgment, score, evidence))
         found.sort(key=lambda f: (f.judgment != "complete_support", -f.score, f.url))
@@ -276,6 +276,7 @@ class Judge:
             windows,
             self._read_otherwise(reading) | found.worded_opposite,
             found.worded_opposite,
+            found.framed,
         )
 
     def _read_otherwise(self, reading: SourceReading) -> frozenset[int]:
@@ -363,9 +364,12 @@ class Judge:
         if verdict.judgment == "no_support" and verdict.contradicted:
             evidence = self._opposite_quote(source, facts)
         else:
-            evidence = covering_quote(read.claims.claim.read, source, self.judging, facts.says_otherwise)
+            evidence = covering_quote(read.claims.claim.read, source, self.judging, facts.unquotable)
             if decided.conflicting[citation.url]:
-                opposite = self._opposite_quote(source, facts)
+                shown = {e.sentence_index for e in evidence}
+                opposite = tuple(
+                    e for e in self._opposite_quote(source, facts) if e.sentence_index not in shown
+                )
         return CitationJudgment(
             citation=citation,
             judgment=verdict.judgment,
@@ -384,11 +388,15 @@ class Judge:
 
     def _opposite_quote(self, source: SourceReading, facts: SourceFacts) -> tuple[Evidence, ...]:
         """What says the opposite: the sentences that restate the claim negated or with another
-        value, in its own words, where there are any; else the window the model reads so."""
-        worded = sorted(facts.worded_opposite)[: self.judging.evidence_sentences]
-        return tuple(quote(source.document, i, source.url, self.judging) for i in worded) or (
-            contradicting_quote(source, self.judging)
-        )
+        value, in its own words, where there are any; else those the model reads so, each in its
+        shortest window; else the window the model reads so."""
+        for chosen in (facts.worded_opposite, facts.says_otherwise):
+            if chosen:
+                return tuple(
+                    quote(source.document, i, source.url, self.judging)
+                    for i in sorted(chosen)[: self.judging.evidence_sentences]
+                )
+        return contradicting_quote(source, self.judging)
 
 
 # --- records without a model reading -------------------------------------------------------------

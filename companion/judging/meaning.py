@@ -58,6 +58,7 @@ __all__ = [
     "SourceFindings",
     "read_meaning",
     "reports_unsettled",  # rulebook's, kept here for the rules' readers
+    "restates_framed",
     "says_opposite",
     "source_findings",
     "swapped_number",
@@ -83,12 +84,14 @@ class Reading:
 class SourceFindings:
     """What the rules find in one source for a claim: in the text the model found most entailing
     (`reading`), in each on-topic window (the contradiction rules that fire on it, and the two
-    numbers where a sentence gives another), and the sentences that restate the claim negated or
-    with another number (`worded_opposite`)."""
+    numbers where a sentence gives another), the sentences that restate the claim negated or
+    with another number (`worded_opposite`), and those that restate it as a myth or a belief
+    (`framed`)."""
 
     reading: Reading
     windows: tuple[tuple[tuple[Rule, ...], tuple[str, str] | None], ...]
     worded_opposite: frozenset[int]
+    framed: frozenset[int] = frozenset()
 
 
 def source_findings(relator: Relator, source: SourceReading) -> SourceFindings:
@@ -111,7 +114,8 @@ def source_findings(relator: Relator, source: SourceReading) -> SourceFindings:
         )
         windows.append((rules, swapped))
     said = frozenset(i for i in candidates if says_opposite(relator, sentences[i], numbers))
-    return SourceFindings(reading, tuple(windows), said)
+    framed = frozenset(i for i in candidates if restates_framed(relator, sentences[i]))
+    return SourceFindings(reading, tuple(windows), said, framed - said)
 
 
 def read_meaning(relator: Relator, sentences: Sequence[Words]) -> Reading:
@@ -179,6 +183,16 @@ def says_opposite(relator: Relator, sentence: Words, page_numbers: frozenset[str
     ):
         return True
     return swapped_number(relator, (sentence,), page_numbers) is not None
+
+
+def restates_framed(relator: Relator, sentence: Words) -> bool:
+    """Whether the sentence restates the statement as a myth, a belief, an allegation or a hope
+    ("Many visitors assume that such a tall tower must be made of steel"), and the statement does
+    not itself report: the source mentions the claim there, it does not assert it."""
+    if relator.claim.reports:
+        return False
+    relation = relator.relate(sentence)
+    return relation.restated and relation.has("frame") and not relation.has("negation")
 
 
 def _qualified(relation: Relation, kind: str, *, inside: bool = False) -> bool:

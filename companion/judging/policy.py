@@ -91,6 +91,14 @@ class SourceFacts:
     says_otherwise: frozenset[int] = frozenset()
     # Those of them that restate the claim negated or with another value (meaning.says_opposite).
     worded_opposite: frozenset[int] = frozenset()
+    # Sentences that restate the claim as a myth, a belief or an allegation ("Many visitors assume
+    # that it must be made of steel"): not what the source says, so never quoted as its support.
+    framed: frozenset[int] = frozenset()
+
+    @property
+    def unquotable(self) -> frozenset[int]:
+        """The sentences never shown as support (evidence.covering_quote)."""
+        return self.says_otherwise | self.framed
 
 
 @dataclass(frozen=True, slots=True)

@@ -195,7 +195,10 @@ def _plan(
         hint=hint,
     )
     found = _read_on(document, found, language)
-    top = tuple(top_sentences(found, retrieval.joined_sentences))
+    # Joined from windows that share a word with the claim: a sentence beside the article that
+    # shares none must not change what the model reads together (issue 36).
+    about = [w for w in found if w.relevance > 0] or found[:1]
+    top = tuple(top_sentences(about, retrieval.joined_sentences))
     joined = " ".join(document.sentences[i].text for i in top)
     return _Plan(url, document, page, claim, tuple(found), joined, top)
 

@@ -97,6 +97,12 @@ def rank_windows(
                 found = math.fsum(weight[t] for t in covered)
             if len(sentences[first].text) < min_chars and last == first:
                 continue
+            # A window begins and ends on a sentence that shares a word with the claim: one that
+            # reaches into the next paragraph's unrelated sentences reads differently for what
+            # merely sits beside the article (issue 36: a site's other paragraphs changed 10 % of
+            # verdicts).
+            if last > first and not (sentence_terms[first] and sentence_terms[last]):
+                continue
             score = found / total
             score -= 0.04 * (last - first)
             if hinted and hinted & set(range(first, last + 1)):

@@ -306,3 +306,19 @@ def test_a_sentence_that_restates_the_claim_negated_is_never_its_quote_whatever_
     assert result.judgment == "partial_support" and "wording.says_otherwise" in result.reasons
     assert MYTH_PAGE[1] not in [e.text for c in result.per_citation for e in c.evidence]
     assert [e.text for e in result.says_otherwise] == [MYTH_PAGE[1]]
+
+
+def test_the_sentence_shown_as_saying_otherwise_is_never_also_shown_as_support():
+    # The model reads the two-sentence window as the opposite and the puddled-iron sentence alone
+    # as support: the says-otherwise quote is the refutation, never the supporting sentence.
+    nli = ScriptedNLI(
+        [
+            ("less proven in 1887", STEEL, Entailment(0.96, 0.03, 0.01)),
+            ("not made of steel. The tower was built", STEEL, Entailment(0.05, 0.05, 0.90)),
+            ("is not made of steel", STEEL, Entailment(0.10, 0.10, 0.80)),
+        ]
+    )
+    result = _judge_myth(nli, dataclasses.replace(T, conflict=0.6))
+    for cited in result.per_citation:
+        shown = {e.text for e in cited.evidence}
+        assert shown.isdisjoint(e.text for e in cited.says_otherwise), cited

@@ -9,7 +9,7 @@ import pytest
 
 from companion.judging.claim import claim_of
 from companion.judging.meaning import read_meaning as _read_meaning
-from companion.judging.meaning import reports_unsettled, swapped_number, window_findings
+from companion.judging.meaning import reports_unsettled, restates_framed, swapped_number, window_findings
 from companion.judging.relation import Relator
 from companion.judging.rulebook import _ENGLISH_ONLY, FAMILIES, Rule, rule_book
 from companion.text.analysis import analyse
@@ -518,3 +518,31 @@ def test_another_value_for_the_same_quantity_is_found_with_both_values_as_writte
 ):
     relator = relator_for(claim, rule_book("en"))
     assert swapped_number(relator, (analyse(sentence, "en"),), frozenset(page)) == found
+
+
+@pytest.mark.parametrize(
+    ("claim", "sentence", "framed"),
+    [
+        (
+            "The Eiffel Tower is made of steel.",
+            "It is often said that the Eiffel Tower is made of steel.",
+            True,
+        ),
+        ("The Eiffel Tower is made of steel.", "The Eiffel Tower is made of steel.", False),
+        # refuted, not framed: says_opposite's, not this
+        (
+            "The Eiffel Tower is made of steel.",
+            "It is a myth that the Eiffel Tower is not made of steel.",
+            False,
+        ),
+        # a statement that itself reports is supported by the report
+        (
+            "Critics claim that the Eiffel Tower is made of steel.",
+            "It is often said that the Eiffel Tower is made of steel.",
+            False,
+        ),
+    ],
+)
+def test_a_sentence_that_restates_the_claim_as_a_belief_is_framed(claim, sentence, framed):
+    """Such a sentence is never quoted as the claim's support (judge.py, evidence.py)."""
+    assert restates_framed(relator_for(claim, rule_book("en")), analyse(sentence, "en")) is framed

@@ -73,3 +73,14 @@ def test_ranking_is_the_same_in_every_process():
         for seed in range(1, 9)
     }
     assert len(outputs) == 1, outputs
+
+
+def test_a_window_never_begins_or_ends_on_a_sentence_that_shares_no_word_with_the_claim():
+    """Issue 36: a window reaching into the unrelated paragraph beside the article read
+    differently for what merely sat there (a site's other paragraphs changed 10 % of verdicts)."""
+    claim = analyse("Karl von Frisch received the Nobel Prize in 1973 for decoding the dance.", "en")
+    windows = rank_windows(PAGE, claim, limit=50)
+    held = [bool(analyse(s.text, "en").term_set & claim.term_set) for s in PAGE.sentences]
+    several = [w for w in windows if w.last > w.first]
+    assert several  # the claim's two sentences still make one window
+    assert all(held[w.first] and held[w.last] for w in several)
