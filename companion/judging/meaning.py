@@ -170,7 +170,7 @@ def window_findings(
 
 def says_opposite(relator: Relator, sentence: Words, page_numbers: frozenset[str]) -> bool:
     """Whether the sentence, read alone, says the opposite of the statement in its own words: it
-    restates it with a negation on it or between its words, or with another number. Such a
+    restates it with a negation on it, or with another number. Such a
     sentence is never quoted as the statement's support (evidence.py), whichever rules the
     language's file ships: the quote is what a reader checks, and a quote that negates the claim
     under "supports it" is the worst thing the overlay can show."""
@@ -178,9 +178,12 @@ def says_opposite(relator: Relator, sentence: Words, page_numbers: frozenset[str
     if claim.negates or claim.reports:
         return False
     relation = relator.relate(sentence)
-    if not relation.has("frame") and (
-        _qualified(relation, "negation") or _negated_between(relator, relation)
-    ):
+    # The claim restated with a negation on its words, before the last of them ("is not made of
+    # steel", "n'est pas fermé"; not "made of steel, not of wood"): not merely a negation somewhere
+    # between them (`negated_between`, a rule of the English book), which on French RTE pages
+    # vetoed true claims ("…est paralysé et ne peut plus…" against "Christopher Reeve a eu un
+    # accident").
+    if not relation.has("frame") and _negated_before_last(relation):
         return True
     return swapped_number(relator, (sentence,), page_numbers) is not None
 
@@ -193,6 +196,17 @@ def restates_framed(relator: Relator, sentence: Words) -> bool:
         return False
     relation = relator.relate(sentence)
     return relation.restated and relation.has("frame") and not relation.has("negation")
+
+
+def _negated_before_last(relation: Relation) -> bool:
+    return (
+        relation.restated
+        and bool(relation.term_starts)
+        and any(
+            c.kind == "negation" and not c.not_only and c.near and c.start < relation.term_starts[-1]
+            for c in relation.cues
+        )
+    )
 
 
 def _qualified(relation: Relation, kind: str, *, inside: bool = False) -> bool:

@@ -9,7 +9,13 @@ import pytest
 
 from companion.judging.claim import claim_of
 from companion.judging.meaning import read_meaning as _read_meaning
-from companion.judging.meaning import reports_unsettled, restates_framed, swapped_number, window_findings
+from companion.judging.meaning import (
+    reports_unsettled,
+    restates_framed,
+    says_opposite,
+    swapped_number,
+    window_findings,
+)
 from companion.judging.relation import Relator
 from companion.judging.rulebook import _ENGLISH_ONLY, FAMILIES, Rule, rule_book
 from companion.text.analysis import analyse
@@ -546,3 +552,36 @@ def test_another_value_for_the_same_quantity_is_found_with_both_values_as_writte
 def test_a_sentence_that_restates_the_claim_as_a_belief_is_framed(claim, sentence, framed):
     """Such a sentence is never quoted as the claim's support (judge.py, evidence.py)."""
     assert restates_framed(relator_for(claim, rule_book("en")), analyse(sentence, "en")) is framed
+
+
+@pytest.mark.parametrize(
+    ("language", "claim", "sentence", "opposite"),
+    [
+        (
+            "en",
+            "The Eiffel Tower is made of steel.",
+            "It is not: the Eiffel Tower is not made of steel.",
+            True,
+        ),
+        (
+            "en",
+            "The Eiffel Tower is made of steel.",
+            "The Eiffel Tower is made of steel, not of wood.",
+            False,
+        ),
+        # A negation between the claim's words about something else is no refutation: on French
+        # RTE pages the looser test vetoed true claims like this one.
+        (
+            "fr",
+            "Le chanteur a eu un accident.",
+            "Le chanteur, connu pour ses ballades, ne peut plus marcher depuis un accident de voiture.",
+            False,
+        ),
+        ("fr", "Le pont est fermé.", "Le pont n'est pas fermé.", True),
+    ],
+)
+def test_a_sentence_says_the_opposite_only_where_it_restates_the_claim_negated(
+    language, claim, sentence, opposite
+):
+    relator = relator_for(claim, rule_book(language))
+    assert says_opposite(relator, analyse(sentence, language), frozenset()) is opposite
