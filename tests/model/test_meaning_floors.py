@@ -21,8 +21,8 @@ SLACK = 2
 # set: (false completes on unsupported or refuted claims, supported claims judged complete) of
 # the shipped model and rules, scripts/evaluate.py --format meaning (docs/rules.md).
 SHIPPED = {
-    "frozen": (43, 30),
-    "written_dev": (24, 39),
+    "frozen": (41, 28),
+    "written_dev": (23, 39),
 }
 
 
