@@ -28,7 +28,14 @@ from importlib import resources
 __all__ = ["EXTRACTION_MODULES", "JUDGE_MODULES", "OPERATIONS_MODULES", "code_fingerprint"]
 
 # Reading a page into sentences: what a cached page was made by.
-EXTRACTION_MODULES = ("sources/extract", "sources/pdf", "sources/walls", "text/language", "text/segment")
+EXTRACTION_MODULES = (
+    "sources/chrome",
+    "sources/extract",
+    "sources/pdf",
+    "sources/walls",
+    "text/language",
+    "text/segment",
+)
 
 # Everything between the request body and the verdicts, scores, quotes and figures returned.
 JUDGE_MODULES = (
@@ -71,6 +78,7 @@ OPERATIONS_MODULES = (
     "batch/on_ray",
     "batch/report",
     "batch/run",
+    "batch/words",
     "errors",
     "examples/__init__",
     "judging/__init__",
