@@ -71,7 +71,7 @@ def test_doctor_fails_a_model_whose_calibration_does_not_fit_the_code(tmp_path):
     # The model itself loads and scores (what doctor checked before): only its judge is broken.
     ran = _doctor(tmp_path, broken)
     assert ran.returncode == 1, ran.stdout
-    assert f"FAIL model in {broken}" in ran.stdout and "1 problem(s) found" in ran.stdout
+    assert f"FAIL model in {broken}" in ran.stdout and "1 problem found" in ran.stdout
     good = _doctor(tmp_path, shipped)
     assert good.returncode == 0, good.stdout
     assert "judges a probe (complete support" in good.stdout
