@@ -234,7 +234,10 @@ test('Chromium: "found in" notes, the refuted badge and highlight, the cards, th
     assert.ok(fit[1].height > fit[0].height, 'the stacked badge is taller, not wider');
     await page.screenshot({ path: path.join(ARTIFACTS, 'chromium-elsewhere-narrow.png') });
 
-    // The audit export keeps the support found elsewhere apart from the cards (api.md).
+    // The audit export keeps the support found elsewhere apart from the cards (api.md). At this
+    // width the summary folds to its chip (dock.js): unfold it as a reader would.
+    const chip = page.locator('citelens-overlay .panel.collapsed .chip');
+    if (await chip.count()) await chip.click();
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.locator('citelens-overlay .bar button[data-action="export"]').click(),
