@@ -147,7 +147,12 @@ class Progress:
         saved = json.loads(path.read_text())
         for key, value in self.meta.items():
             if saved.get(key) != value:
-                raise SystemExit(f"{folder}: {key} was {saved.get(key)!r}, now {value!r}; use another --name")
+                # The plan's citation pairs are made with the companion's own retrieval: code that
+                # ranks windows differently makes another plan (PLAN.md names the commit to run from).
+                raise SystemExit(
+                    f"{folder}: {key} was {saved.get(key)!r}, now {value!r}; resume from a checkout of the "
+                    "commit the run's PLAN.md names, or use another --name"
+                )
         return saved
 
     def newest(self) -> tuple[Path, dict] | None:

@@ -172,4 +172,4 @@ def test_a_changed_plan_is_refused_instead_of_resumed(runs, tmp_path):
         f.write(json.dumps({"premise": "One more.", "hypothesis": "More.", "label": "entailment"}) + "\n")
     with pytest.raises(subprocess.CalledProcessError) as refused:
         train(runs, runs / "base", data, *folders(runs, "same"))
-    assert "plan was" in refused.value.stderr and "use another --name" in refused.value.stderr
+    assert "plan was" in refused.value.stderr and "PLAN.md names" in refused.value.stderr
