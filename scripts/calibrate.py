@@ -55,7 +55,7 @@ from companion.judging.combiner import FEATURES, Combiner, features_version
 from companion.judging.judge import Judge
 from companion.judging.policy import ClaimFacts, decide_statement
 from companion.model.folder import ModelConfig, Thresholds
-from companion.model.infer import OnnxNLI
+from companion.model.infer import OnnxNLI, load_reader
 from scripts.datasets import examples, read_rows
 from scripts.evaluate import balanced_accuracy, macro_f1
 
@@ -317,7 +317,9 @@ def main() -> None:
     args = parser.parse_args()
 
     nli = OnnxNLI(args.model, cache_pairs=5_000_000)
-    contradiction = contradiction_bar(nli, read_rows(args.snli)[args.snli_skip :])
+    # With a cascade (issue 37) the reader's readings are the ones the bars are read on.
+    reader = load_reader(nli.config, cache_pairs=5_000_000)
+    contradiction = contradiction_bar(reader or nli, read_rows(args.snli)[args.snli_skip :])
     # The readings depend on the contradiction bar alone (a window past it is read again with the
     # page's other sentences about the claim); everything else is fitted on them below.
     base = dataclasses.replace(
@@ -332,6 +334,7 @@ def main() -> None:
         dataclasses.replace(
             base, thresholds=dataclasses.replace(base.thresholds, conflict=min(CONFLICT_BARS))
         ),
+        reader=reader,
     )
     base = dataclasses.replace(base, thresholds=dataclasses.replace(base.thresholds, conflict=1.01))
     names = ("attributionbench", "wice")

@@ -36,7 +36,7 @@ from companion.config import Retrieval
 from companion.judging.judge import Judge
 from companion.judging.rulebook import rule_book
 from companion.model.folder import default_model_dir
-from companion.model.infer import OnnxNLI
+from companion.model.infer import OnnxNLI, load_reader
 from companion.records import StatementJudgment
 from scripts.datasets import FORMATS, MEANING, Example, examples, read_rows
 
@@ -228,6 +228,7 @@ def main() -> None:
         retrieval,
         strict=retrieval == defaults,
         rules=lambda language: rule_book(language).without(args.drop_rule),
+        reader=load_reader(nli.config, threads=args.threads),
     )
     started = time.perf_counter()
     preds, _ = run(judge, args.format, rows)

@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from companion.judging.judge import Judge
 from companion.judging.rulebook import rule_book
 from companion.model.folder import default_model_dir
-from companion.model.infer import OnnxNLI
+from companion.model.infer import OnnxNLI, load_reader
 from scripts.datasets import MEANING, examples, read_rows
 from scripts.evaluate import balanced_accuracy
 
@@ -112,12 +112,14 @@ def main() -> None:
         model_dir = args.model or default_model_dir().parent / "citelens-e5-multilingual-nli"
     held = [n for n, (fmt, _) in sets.items() if fmt != "meaning"]
     nli = OnnxNLI(model_dir, cache_pairs=5_000_000)
+    reader = load_reader(nli.config, cache_pairs=5_000_000)
     book = rule_book(args.language)
 
     def judge_without(ids: list[str]) -> Judge:
         return Judge(
             nli,
             nli.config,
+            reader=reader,
             rules=lambda language: book.without(ids) if language == book.language else rule_book(language),
         )
 

@@ -42,7 +42,7 @@ def trace(tree: Path, index: int, model: Path | None) -> list[tuple[str, str, st
     from companion.config import Limits
     from companion.judging.judge import Judge
     from companion.model.folder import default_model_dir
-    from companion.model.infer import OnnxNLI
+    from companion.model.infer import OnnxNLI, load_reader
     from companion.records import SourceResult
     from companion.sources.extract import html_to_document
     from companion.text import retrieve
@@ -63,7 +63,7 @@ def trace(tree: Path, index: int, model: Path | None) -> list[tuple[str, str, st
     statement = statements(request.answer_text, request.citations, request.page.query)[index]
     print(f"statement {index}: {statement.text!r}, {len(statement.citations)} citations", file=sys.stderr)
     nli = OnnxNLI(model or default_model_dir())
-    judge = Judge(nli, nli.config)
+    judge = Judge(nli, nli.config, reader=load_reader(nli.config))
     judge.judge(statement, sources)  # imports and first calls out of the way; then a cold pair cache
     judge.nli = OnnxNLI(model or default_model_dir())
 

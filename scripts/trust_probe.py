@@ -82,12 +82,12 @@ def main() -> None:
     sys.path.insert(0, str(args.companion))  # the build under test, ahead of this one
     from companion.judging.judge import Judge
     from companion.model.folder import default_model_dir
-    from companion.model.infer import OnnxNLI
+    from companion.model.infer import OnnxNLI, load_reader
     from companion.records import Citation, SourceResult, Statement
     from companion.sources.extract import html_to_document
 
     nli = OnnxNLI(args.model or default_model_dir())
-    judge = Judge(nli, nli.config)
+    judge = Judge(nli, nli.config, reader=load_reader(nli.config))
 
     def verdict(claim: str, html: str) -> str:
         document = html_to_document(URL, html, max_chars=200_000)

@@ -57,13 +57,13 @@ def dump(tree: Path, out: Path, model: Path | None, limit: int | None) -> None:
     import companion
     from companion.judging.judge import Judge
     from companion.model.folder import default_model_dir
-    from companion.model.infer import OnnxNLI
+    from companion.model.infer import OnnxNLI, load_reader
     from scripts.datasets import MEANING, read_rows
     from scripts.evaluate import run
 
     print(f"judging with {Path(companion.__file__).parent}", file=sys.stderr)
     nli = OnnxNLI(model or default_model_dir())
-    judge = Judge(nli, nli.config)
+    judge = Judge(nli, nli.config, reader=load_reader(nli.config))
     with out.open("w", encoding="utf-8") as f:
         for fmt, data in SETS:
             rows = read_rows(HERE / data if data else MEANING)[:limit]

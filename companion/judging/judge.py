@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..config import Judging, Retrieval
+from ..errors import ModelUnavailable
 from ..model.folder import ModelConfig
 from ..records import (
     AtomicClaim,
@@ -60,7 +61,15 @@ from .policy import (
     decide_source,
     verdicts,
 )
-from .reading import SourceReading, StatementReadings, glimpse, read_jointly, read_sources, read_statement
+from .reading import (
+    Reread,
+    SourceReading,
+    StatementReadings,
+    glimpse,
+    read_jointly,
+    read_sources,
+    read_statement,
+)
 from .relation import Relator
 from .rulebook import RuleBook, rule_book
 
@@ -89,10 +98,27 @@ class Judge:
         *,
         strict: bool = True,
         rules: Callable[[str], RuleBook] = rule_book,
+        reader: NLIBackend | None = None,
     ):
         """`rules` gives a language's rules (meaning.rule_book); scripts/evaluate.py passes books
-        with a rule left out to measure what it is worth."""
+        with a rule left out to measure what it is worth. `reader` is the cascade's reader that
+        the model's config names (model.infer.load_reader): its thresholds were fitted through
+        it, so a judge without it would decide on the wrong scale."""
+        if (model.cascade is None) != (reader is None):
+            raise ModelUnavailable(
+                f"{model.name}: "
+                + (
+                    f"its cascade reader {model.cascade.reader.name} is not loaded"
+                    if model.cascade
+                    else "no cascade to read with"
+                )
+            )
         self.nli = nli
+        self.reread = (
+            Reread(reader, model.cascade.windows, model.cascade.contradiction)
+            if model.cascade and reader
+            else None
+        )
         self.model = model
         self.thresholds = model.thresholds
         self.retrieval = retrieval or Retrieval()
@@ -127,6 +153,7 @@ class Judge:
             self.retrieval,
             self.judging,
             self._recheck_at,
+            self.reread,
         )
         # The rules read the statement as written, each of its sentences related once.
         relator = Relator(claims.claim, claims.rules)
@@ -229,6 +256,7 @@ class Judge:
             self.judging,
             language=claims.language,
             recheck_at=self._recheck_at,
+            reread=self.reread,
         )
         found = []
         relator = Relator(claims.claim, claims.rules)
@@ -310,7 +338,9 @@ class Judge:
     def _subset(self, read: StatementReading, urls: Sequence[str]) -> list[float]:
         """The statement's features against some of its sources only (ALCE precision)."""
         readings = [read.readings[u] for u in urls]
-        joint = read_jointly(self.nli, read.claims.claim.read, readings) if len(readings) > 1 else None
+        # Read by whoever read the statement's own joint text: one scale for the precision test.
+        deciding = self.reread.reader if self.reread else self.nli
+        joint = read_jointly(deciding, read.claims.claim.read, readings) if len(readings) > 1 else None
         return self._together(read.claims.claim, readings, joint)[0]
 
     def _features(self, claim: Claim, readings: Sequence[SourceReading], best: float) -> list[float]:

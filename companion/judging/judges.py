@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from ..errors import ModelUnavailable
-from ..model.folder import ModelConfig, default_model_dir, load_config
+from ..model.folder import ModelConfig, default_model_dir, is_reader, load_config
 from ..records import Citation, CitationJudgment, SourceResult, Statement, StatementJudgment
 from ..text.language import NAMES
 from .judge import Judge
@@ -27,12 +27,13 @@ from .judge import Judge
 __all__ = ["Judges", "model_dirs"]
 
 
-def model_dirs(chosen: Path | None = None) -> list[Path]:
-    """`chosen` alone (`--model DIR`), or every shipped model folder, the default first."""
+def model_dirs(chosen: Path | None = None, default: Path | None = None) -> list[Path]:
+    """`chosen` alone (`--model DIR`), or every shipped model folder, the default first; a cascade's
+    reader (issue 37) judges nothing alone, and is loaded by the model that names it."""
     if chosen is not None:
         return [chosen]
-    default = default_model_dir()
-    found = sorted(p for p in default.parent.iterdir() if (p / "config.json").is_file())
+    default = default or default_model_dir()
+    found = sorted(p for p in default.parent.iterdir() if (p / "config.json").is_file() and not is_reader(p))
     return sorted(found, key=lambda p: p != default) or [default]
 
 

@@ -10,6 +10,7 @@ with them, text/analysis.py), the model behind the NLIBackend protocol.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -24,6 +25,7 @@ from .claim import StatementClaims
 from .rulebook import reports_unsettled
 
 __all__ = [
+    "Reread",
     "SourceReading",
     "StatementReadings",
     "given_elsewhere",
@@ -86,6 +88,18 @@ class StatementReadings:
 
 
 @dataclass(frozen=True, slots=True)
+class Reread:
+    """The cascade (issue 37, model.folder.Cascade): the stronger `reader` re-reads each cited
+    source's best `windows` by the fast model's entailment, its joined top sentences and every
+    on-topic window the fast model reads as contradiction at `contradiction`; what the later
+    stages read of the source is the reader's reading of those alone."""
+
+    reader: NLIBackend
+    windows: int
+    contradiction: float
+
+
+@dataclass(frozen=True, slots=True)
 class _Plan:
     url: str
     document: Document
@@ -103,10 +117,13 @@ def read_statement(
     retrieval: Retrieval,
     judging: Judging,
     recheck_at: float,
+    reread: Reread | None = None,
 ) -> StatementReadings:
     """The statement's claim and each of its atomic claims, read in each (url, document, hint),
     the model reading every pair in one backend call (and the rechecks of windows that contradict
-    at `recheck_at` in a second)."""
+    at `recheck_at` in a second). With `reread`, the reader re-reads what decides the claim's
+    readings, and the sources' joined top sentences read together, in one call of its own; the
+    atomic claims stay the fast model's."""
     language = claims.language
     own = [
         _plan(url, d, claims.claim.read, retrieval.candidates, retrieval, hint, language)
@@ -116,13 +133,22 @@ def read_statement(
         [_plan(url, d, atom.read, judging.atom_windows, retrieval, "", language) for url, d, _ in documents]
         for atom in claims.atoms
     ]
-    joint = " ".join(p.joined for p in own) if len(own) > 1 else ""
-    # Group by group (the statement's, then each atom's), as _readings takes them back.
-    pairs = [pair for plans in (own, *atoms) for pair in _pairs(plans)]
-    scores = iter(nli.score(pairs + ([(joint, claims.claim.read.text)] if joint else [])))
-    sources = _readings(nli, own, scores, judging, language, recheck_at)
+    joint = (" ".join(p.joined for p in own), claims.claim.read.text) if len(own) > 1 else None
+    # Group by group (the statement's, then each atom's), as _readings takes them back; the
+    # joined texts the reader re-reads are not the fast model's to read first.
+    pairs = _pairs(own, joined=reread is None) + [pair for plans in atoms for pair in _pairs(plans)]
+    scores = iter(nli.score(pairs + ([joint] if joint and reread is None else [])))
+    if reread is None:
+        sources = _readings(nli, own, scores, judging, language, recheck_at)
+        read_atoms = tuple(_readings(nli, plans, scores, judging, language, None) for plans in atoms)
+        return StatementReadings(sources, next(scores) if joint else None, read_atoms)
+    decide = [
+        _deciding(plan, tuple(_take(scores, len(plan.windows))), reread, judging, language) for plan in own
+    ]
+    again = iter(reread.reader.score(_pairs(decide) + ([joint] if joint else [])))
+    sources = _readings(reread.reader, decide, again, judging, language, recheck_at)
     read_atoms = tuple(_readings(nli, plans, scores, judging, language, None) for plans in atoms)
-    return StatementReadings(sources, next(scores) if joint else None, read_atoms)
+    return StatementReadings(sources, next(again) if joint else None, read_atoms)
 
 
 def read_sources(
@@ -134,13 +160,22 @@ def read_sources(
     *,
     language: str = "en",
     recheck_at: float | None = None,
+    reread: Reread | None = None,
 ) -> dict[str, SourceReading]:
     """Each (url, document, hint) read for `claim`, with one backend call for all of them (and
-    one for the rechecks of windows that contradict at `recheck_at`, where given)."""
+    one for the rechecks of windows that contradict at `recheck_at`, where given); with `reread`,
+    what decides re-read by the reader as in read_statement."""
     plans = [
         _plan(url, d, claim, retrieval.candidates, retrieval, hint, language) for url, d, hint in documents
     ]
-    return _readings(nli, plans, iter(nli.score(_pairs(plans))), judging, language, recheck_at)
+    if reread is None:
+        return _readings(nli, plans, iter(nli.score(_pairs(plans))), judging, language, recheck_at)
+    scores = iter(nli.score(_pairs(plans, joined=False)))
+    decide = [
+        _deciding(plan, tuple(_take(scores, len(plan.windows))), reread, judging, language) for plan in plans
+    ]
+    again = iter(reread.reader.score(_pairs(decide)))
+    return _readings(reread.reader, decide, again, judging, language, recheck_at)
 
 
 def glimpse(
@@ -203,10 +238,28 @@ def _plan(
     return _Plan(url, document, page, claim, tuple(found), joined, top)
 
 
-def _pairs(plans: Sequence[_Plan]) -> list[tuple[str, str]]:
+def _pairs(plans: Sequence[_Plan], *, joined: bool = True) -> list[tuple[str, str]]:
     """Plan by plan, windows first, then the joined texts: _readings takes them back in that order."""
     pairs = [(w.text, plan.claim.text) for plan in plans for w in plan.windows]
-    return pairs + [(plan.joined, plan.claim.text) for plan in plans if plan.joined]
+    return pairs + [(plan.joined, plan.claim.text) for plan in plans if plan.joined and joined]
+
+
+def _deciding(
+    plan: _Plan, scores: tuple[Entailment, ...], reread: Reread, judging: Judging, language: str
+) -> _Plan:
+    """The plan narrowed to the windows that decide, in their ranked order: the fast model's most
+    entailing `reread.windows` (the first ranked on ties), and each on-topic window it reads as
+    contradiction at `reread.contradiction` (a reading of the opposite must never go unread by
+    the stronger reader)."""
+    best = sorted(range(len(scores)), key=lambda i: (-scores[i].entailment, i))[: reread.windows]
+    against = (
+        i
+        for i, (window, score) in enumerate(zip(plan.windows, scores, strict=True))
+        if score.contradiction >= reread.contradiction
+        and _about(plan.claim, _window_words(plan.document, window, language), language) >= judging.on_topic
+    )
+    kept = sorted({*best, *against})
+    return dataclasses.replace(plan, windows=tuple(plan.windows[i] for i in kept))
 
 
 def _readings(

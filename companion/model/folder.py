@@ -16,7 +16,7 @@ from pathlib import Path
 from ..config import DEFAULT_MODEL_NAME
 from ..errors import ModelUnavailable
 
-__all__ = ["ModelConfig", "Thresholds", "default_model_dir", "load_config"]
+__all__ = ["Cascade", "ModelConfig", "Thresholds", "default_model_dir", "is_reader", "load_config"]
 
 _KNOWN_LABELS = {"entailment", "neutral", "contradiction"}
 
@@ -48,6 +48,20 @@ class Thresholds:
 
 
 @dataclass(frozen=True, slots=True)
+class Cascade:
+    """A stronger, slower reader that re-reads only the windows that decide a verdict (issue 37).
+
+    The fast model reads every window and picks; the reader re-reads each cited source's best
+    `windows` by the fast model's entailment, its joined top sentences, and every on-topic window
+    the fast model reads as contradiction at `contradiction` or above; the policy then reads the
+    reader's readings alone. The thresholds in this config are fitted through the cascade."""
+
+    reader: ModelConfig  # its folder sits beside this model's; its config says "role": "reader"
+    windows: int = 1
+    contradiction: float = 0.5
+
+
+@dataclass(frozen=True, slots=True)
 class ModelConfig:
     name: str
     path: Path
@@ -67,6 +81,7 @@ class ModelConfig:
     config_sha256: str = ""
     # The languages it was trained and measured on (ISO 639-1), which route statements to it.
     languages: tuple[str, ...] = ("en",)
+    cascade: Cascade | None = None
 
     def describe(self) -> dict[str, object]:
         return {
@@ -77,12 +92,21 @@ class ModelConfig:
             "max_length": self.max_length,
             "languages": list(self.languages),
             "sha256": {"model.onnx": self.onnx_sha256, "config.json": self.config_sha256},
+            **({"reader": self.cascade.reader.describe()} if self.cascade else {}),
         }
 
 
 def default_model_dir() -> Path:
     """The model shipped in models/, installed as the package `companion.default_models`."""
     return Path(str(resources.files("companion.default_models") / DEFAULT_MODEL_NAME))
+
+
+def is_reader(model_dir: Path) -> bool:
+    """Whether the folder holds a cascade's reader, which judges nothing on its own."""
+    try:
+        return bool(json.loads((model_dir / "config.json").read_text("utf-8")).get("role") == "reader")
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
 def load_config(model_dir: Path) -> ModelConfig:
@@ -114,7 +138,19 @@ def load_config(model_dir: Path) -> ModelConfig:
         onnx_sha256=_sha256(model_dir / "model.onnx"),
         config_sha256=hashlib.sha256(data).hexdigest(),
         languages=tuple(str(code).lower() for code in raw.get("languages", ["en"])),
+        cascade=_cascade(model_dir, raw.get("cascade"), path),
     )
+
+
+def _cascade(model_dir: Path, raw: object, path: Path) -> Cascade | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or not isinstance(raw.get("reader"), str) or "/" in raw["reader"]:
+        raise ModelUnavailable(f"{path}: cascade needs the reader's folder name, got {raw!r}")
+    reader = load_config(model_dir.parent / raw["reader"])
+    if reader.cascade is not None or not reader.onnx_sha256:
+        raise ModelUnavailable(f"{path}: the reader {raw['reader']} must be a model folder without a cascade")
+    return Cascade(reader, int(raw.get("windows", 1)), float(raw.get("contradiction", 0.5)))
 
 
 def _sha256(path: Path) -> str:

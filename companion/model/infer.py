@@ -12,6 +12,7 @@ from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import onnxruntime as ort
@@ -20,9 +21,9 @@ from tokenizers import Tokenizer
 from ..config import Model
 from ..errors import ModelUnavailable
 from ..records import Entailment
-from .folder import default_model_dir, load_config
+from .folder import ModelConfig, default_model_dir, load_config
 
-__all__ = ["OnnxNLI", "model_pool"]
+__all__ = ["OnnxNLI", "load_reader", "model_pool"]
 
 
 def model_pool(threads: int = 0) -> ThreadPoolExecutor:
@@ -158,6 +159,11 @@ class OnnxNLI:
         logits = logits - logits.max(axis=1, keepdims=True)
         probs = np.exp(logits)
         return probs / probs.sum(axis=1, keepdims=True)  # type: ignore[no-any-return]
+
+
+def load_reader(config: ModelConfig, **options: Any) -> OnnxNLI | None:
+    """The cascade's reader that `config` names (issue 37), loaded with `options`; None without one."""
+    return OnnxNLI(config.cascade.reader.path, **options) if config.cascade else None
 
 
 def _usable_cores() -> int:

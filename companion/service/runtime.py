@@ -14,7 +14,7 @@ from ..config import Retrieval, Settings
 from ..judging.judge import Judge
 from ..judging.judges import Judges, model_dirs
 from ..model.folder import ModelConfig
-from ..model.infer import OnnxNLI, model_pool
+from ..model.infer import OnnxNLI, load_reader, model_pool
 from ..pipeline import SourceLoader, Verifier
 from ..sources.addresses import AddressPolicy
 from ..sources.cache import PageCache
@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 def build_judge(config: ModelConfig, retrieval: Retrieval, pool: ThreadPoolExecutor) -> Judge:
     """A model's Judge, its calibrated combiner built: what `citelens doctor` checks for each model."""
     nli = OnnxNLI(config.path, pool=pool)
-    return Judge(nli, nli.config, retrieval)
+    return Judge(nli, nli.config, retrieval, reader=load_reader(nli.config, pool=pool))
 
 
 class Runtime:

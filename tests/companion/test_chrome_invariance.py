@@ -159,13 +159,13 @@ def test_held_pairs_get_the_same_verdict_bare_and_wrapped():
     little: the unrelated paragraphs are real content, and the page's word statistics count them.)"""
     from companion.judging.judge import Judge
     from companion.model.folder import default_model_dir
-    from companion.model.infer import OnnxNLI
+    from companion.model.infer import OnnxNLI, load_reader
     from companion.records import Citation, SourceResult, Statement
     from scripts.trust_probe import URL, page, sample
 
     assert HELD_PAIRS.exists(), f"{HELD_PAIRS} is missing: CI runs with ../shared beside the clone"
     nli = OnnxNLI(default_model_dir())
-    judge = Judge(nli, nli.config)
+    judge = Judge(nli, nli.config, reader=load_reader(nli.config))
 
     def judged(claim: str, html: str) -> tuple:
         document = html_to_document(URL, html, max_chars=200_000)

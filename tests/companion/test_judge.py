@@ -10,7 +10,7 @@ import pytest
 from companion.errors import ModelUnavailable
 from companion.judging.judge import Judge
 from companion.model.folder import default_model_dir
-from companion.model.infer import OnnxNLI
+from companion.model.infer import OnnxNLI, load_reader
 from companion.records import Citation, SourceResult, Statement, StatementJudgment
 from companion.sources.extract import document_from_passages
 
@@ -31,7 +31,7 @@ PAGE = [  # the bundled example's colony page
 @pytest.fixture(scope="module")
 def judge() -> Judge:
     nli = OnnxNLI(default_model_dir())
-    return Judge(nli, nli.config)
+    return Judge(nli, nli.config, reader=load_reader(nli.config))
 
 
 def judged(judge: Judge, text: str, page: list[str] = PAGE) -> StatementJudgment:

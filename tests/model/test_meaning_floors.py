@@ -13,7 +13,7 @@ import pytest
 
 from companion.judging.judge import Judge
 from companion.model.folder import default_model_dir
-from companion.model.infer import OnnxNLI
+from companion.model.infer import OnnxNLI, load_reader
 from scripts.datasets import examples, read_rows
 
 MEANING = Path(__file__).resolve().parents[1] / "fixtures" / "meaning"
@@ -29,7 +29,7 @@ SHIPPED = {
 @pytest.fixture(scope="module")
 def judge() -> Judge:
     nli = OnnxNLI(default_model_dir())
-    return Judge(nli, nli.config)
+    return Judge(nli, nli.config, reader=load_reader(nli.config))
 
 
 @pytest.mark.slow
