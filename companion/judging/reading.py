@@ -108,6 +108,7 @@ class _Plan:
     windows: tuple[Window, ...]
     joined: str
     top: tuple[int, ...]
+    read_joined: bool = True  # the cascade's reader re-reads the joined text only where it decides
 
 
 def read_statement(
@@ -134,17 +135,14 @@ def read_statement(
         for atom in claims.atoms
     ]
     joint = (" ".join(p.joined for p in own), claims.claim.read.text) if len(own) > 1 else None
-    # Group by group (the statement's, then each atom's), as _readings takes them back; the
-    # joined texts the reader re-reads are not the fast model's to read first.
-    pairs = _pairs(own, joined=reread is None) + [pair for plans in atoms for pair in _pairs(plans)]
+    # Group by group (the statement's, then each atom's), as _readings takes them back.
+    pairs = [pair for plans in (own, *atoms) for pair in _pairs(plans)]
     scores = iter(nli.score(pairs + ([joint] if joint and reread is None else [])))
     if reread is None:
         sources = _readings(nli, own, scores, judging, language, recheck_at)
         read_atoms = tuple(_readings(nli, plans, scores, judging, language, None) for plans in atoms)
         return StatementReadings(sources, next(scores) if joint else None, read_atoms)
-    decide = [
-        _deciding(plan, tuple(_take(scores, len(plan.windows))), reread, judging, language) for plan in own
-    ]
+    decide = _deciding(own, scores, reread, judging, language)
     again = iter(reread.reader.score(_pairs(decide) + ([joint] if joint else [])))
     sources = _readings(reread.reader, decide, again, judging, language, recheck_at)
     read_atoms = tuple(_readings(nli, plans, scores, judging, language, None) for plans in atoms)
@@ -168,12 +166,10 @@ def read_sources(
     plans = [
         _plan(url, d, claim, retrieval.candidates, retrieval, hint, language) for url, d, hint in documents
     ]
+    scores = iter(nli.score(_pairs(plans)))
     if reread is None:
-        return _readings(nli, plans, iter(nli.score(_pairs(plans))), judging, language, recheck_at)
-    scores = iter(nli.score(_pairs(plans, joined=False)))
-    decide = [
-        _deciding(plan, tuple(_take(scores, len(plan.windows))), reread, judging, language) for plan in plans
-    ]
+        return _readings(nli, plans, scores, judging, language, recheck_at)
+    decide = _deciding(plans, scores, reread, judging, language)
     again = iter(reread.reader.score(_pairs(decide)))
     return _readings(reread.reader, decide, again, judging, language, recheck_at)
 
@@ -238,28 +234,42 @@ def _plan(
     return _Plan(url, document, page, claim, tuple(found), joined, top)
 
 
-def _pairs(plans: Sequence[_Plan], *, joined: bool = True) -> list[tuple[str, str]]:
-    """Plan by plan, windows first, then the joined texts: _readings takes them back in that order."""
+def _pairs(plans: Sequence[_Plan]) -> list[tuple[str, str]]:
+    """Plan by plan, windows first, then the joined texts: _scores takes them back in that order."""
     pairs = [(w.text, plan.claim.text) for plan in plans for w in plan.windows]
-    return pairs + [(plan.joined, plan.claim.text) for plan in plans if plan.joined and joined]
+    return pairs + [(plan.joined, plan.claim.text) for plan in plans if plan.joined and plan.read_joined]
+
+
+def _scores(
+    plans: Sequence[_Plan], scores: Iterator[Entailment]
+) -> tuple[list[tuple[Entailment, ...]], list[Entailment]]:
+    """The plans' window scores and joined texts' scores, taken back in _pairs' order."""
+    windows = [tuple(_take(scores, len(plan.windows))) for plan in plans]
+    together = [next(scores) if plan.joined and plan.read_joined else _NO_SCORE for plan in plans]
+    return windows, together
 
 
 def _deciding(
-    plan: _Plan, scores: tuple[Entailment, ...], reread: Reread, judging: Judging, language: str
-) -> _Plan:
-    """The plan narrowed to the windows that decide, in their ranked order: the fast model's most
-    entailing `reread.windows` (the first ranked on ties), and each on-topic window it reads as
-    contradiction at `reread.contradiction` (a reading of the opposite must never go unread by
-    the stronger reader)."""
-    best = sorted(range(len(scores)), key=lambda i: (-scores[i].entailment, i))[: reread.windows]
-    against = (
-        i
-        for i, (window, score) in enumerate(zip(plan.windows, scores, strict=True))
-        if score.contradiction >= reread.contradiction
-        and _about(plan.claim, _window_words(plan.document, window, language), language) >= judging.on_topic
-    )
-    kept = sorted({*best, *against})
-    return dataclasses.replace(plan, windows=tuple(plan.windows[i] for i in kept))
+    plans: Sequence[_Plan], scores: Iterator[Entailment], reread: Reread, judging: Judging, language: str
+) -> list[_Plan]:
+    """Each plan narrowed to what decides, in its ranked order: the `reread.windows` texts the fast
+    model reads as most entailing (a window, or the joined top sentences; the first ranked on
+    ties), and each on-topic window it reads as contradiction at `reread.contradiction` (a reading
+    of the opposite never goes unread by the stronger reader)."""
+    narrowed = []
+    for plan, own, together in zip(plans, *_scores(plans, scores), strict=True):
+        texts = [*own, together] if plan.joined else list(own)
+        best = set(sorted(range(len(texts)), key=lambda i: (-texts[i].entailment, i))[: reread.windows])
+        against = {
+            i
+            for i, (window, score) in enumerate(zip(plan.windows, own, strict=True))
+            if score.contradiction >= reread.contradiction
+            and _about(plan.claim, _window_words(plan.document, window, language), language)
+            >= judging.on_topic
+        }
+        kept = tuple(w for i, w in enumerate(plan.windows) if i in best | against)
+        narrowed.append(dataclasses.replace(plan, windows=kept, read_joined=len(own) in best))
+    return narrowed
 
 
 def _readings(
@@ -270,8 +280,7 @@ def _readings(
     language: str,
     recheck_at: float | None,
 ) -> dict[str, SourceReading]:
-    own = [tuple(_take(scores, len(plan.windows))) for plan in plans]
-    joined_scores = [next(scores) if plan.joined else _NO_SCORE for plan in plans]
+    own, joined_scores = _scores(plans, scores)
     on_topic = [
         tuple(
             _about(plan.claim, _window_words(plan.document, w, language), language) >= judging.on_topic
