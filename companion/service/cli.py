@@ -251,17 +251,33 @@ async def _verify(settings: Settings, body: Any) -> tuple[dict[str, Any], dict[s
 _READ = frozenset({"complete_support", "partial_support", "no_support"})
 
 
+def _read_by_model(statement: dict[str, Any]) -> bool:
+    return bool(statement.get("model")) and (
+        statement["judgment"] in _READ or bool(statement.get("found_elsewhere"))
+    )
+
+
 def _judged_by(statements: list[dict[str, Any]]) -> str:
     """The models that read a source for some statement, in answer order (issue 36: a French
     answer is judged by the multilingual model, not the English default)."""
-    names = [
-        s["model"]
-        for s in statements
-        if s.get("model") and (s["judgment"] in _READ or s.get("found_elsewhere"))
-    ]
+    names = [s["model"] for s in statements if _read_by_model(s)]
     if not names:
         return "no statement judged by a model"
     return "judged by " + " and ".join(dict.fromkeys(names))
+
+
+def _judged_in(statement: dict[str, Any]) -> str:
+    """The language a statement was judged in and the model, with its version, that judged it
+    (issue 39 item 5): "judged in French by citelens-e5-multilingual-nli 0.1.4". A statement no
+    model read names its language alone, never the default model that its line names."""
+    language = statement.get("language")
+    if not language:
+        return ""
+    name = language_names([language])
+    if not _read_by_model(statement):
+        return f"in {name}, not judged by a model"
+    model = " ".join(filter(None, (statement["model"], statement.get("model_version"))))
+    return f"judged in {name} by {model}"
 
 
 def _not_checked(statements: list[dict[str, Any]], languages: frozenset[str]) -> str:
@@ -296,6 +312,8 @@ def report(result: dict[str, Any], languages: frozenset[str]) -> str:
         lines.append(f"    {s['text']}")
         if s.get("cited_by") == "block":
             lines.append("    cited by the paragraph's link (no marker of its own)")
+        if judged_in := _judged_in(s):
+            lines.append(f"    {judged_in}")
         if s["judgment"] == "not_checked":
             lines.append(f"    {_not_checked([s], languages)}")
         elif s["judgment"] != "complete_support" and (

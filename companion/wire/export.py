@@ -132,6 +132,7 @@ def _statement_line(result: StatementJudgment, units: Utf16Offsets) -> Json:
         "found_elsewhere": [_found(f) for f in result.found_elsewhere],
         "language": s.language,
         "model": result.model,
+        "model_version": result.model_version,
     }
 
 

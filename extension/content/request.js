@@ -126,7 +126,29 @@
       // The same sources as the page marks them, each label once ("archi +2" stands for three).
       markers: [...new Set((shownSources.length ? shownSources : list).map((s) => s.marker))],
       elsewhere: CL.overlay.elsewhereView(line, request, sources),
+      judgedIn: judgedIn(line),
     };
+  }
+
+  /** The verdicts a model reached by reading a source. */
+  const READ_BY_MODEL = new Set(['complete_support', 'partial_support', 'no_support']);
+
+  /**
+   * The language the sentence was judged in and the model that judged it (api.md `language`,
+   * `model`, `model_version`): model '' where no model read a source for it (not checked,
+   * nothing readable, no citation), whose line still names the default model. Null from an older
+   * companion, which sends no language, or no model for a sentence a model did read.
+   * @param {import('../shared/types.js').StatementLine} line
+   * @returns {{language: string, model: string}|null}
+   */
+  function judgedIn(line) {
+    const text = (/** @type {unknown} */ value) => (typeof value === 'string' ? value.trim() : '');
+    const language = text(line.language);
+    if (!language) return null;
+    const found = Array.isArray(line.found_elsewhere) && line.found_elsewhere.length > 0;
+    if (!READ_BY_MODEL.has(line.judgment) && !found) return { language, model: '' };
+    const model = text(line.model);
+    return model ? { language, model: [model, text(line.model_version)].filter(Boolean).join(' ') } : null;
   }
 
   /**

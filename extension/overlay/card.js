@@ -41,6 +41,9 @@
    *   (docs/api.md), strongest first; absent from an older companion
    * @property {Record<string, Record<string, string>>} [reasonDetails]  their particulars, by id
    *   (`reason_details`: another_number's {claim, source})
+   * @property {{language: string, model: string}|null} [judgedIn]  the sentence's language (ISO
+   *   639-1) and the model, with its version, that judged it; model '' when none read a source
+   *   for it; absent or null from an older companion
    */
 
   /**
@@ -195,6 +198,7 @@
         this.add(this.el, 'p', 'elsewhere-head', view.sources.length ? t('card_found_in_uncited') : t('card_found_in_answer'));
         for (const found of elsewhere.found) this.addElsewhere(found);
       }
+      this.addJudgedIn(view);
       this.el.hidden = false;
       this.place(anchor, avoid, room);
     }
@@ -212,6 +216,18 @@
       const list = this.add(box, 'ul', '');
       list.setAttribute('aria-labelledby', headId);
       for (const text of words) this.add(list, 'li', '', text);
+    }
+
+    /**
+     * One quiet line last: "Judged in French by citelens-e5-multilingual-nli 0.1.4", so that a
+     * verdict can be traced to what made it; the language alone when no model judged the sentence.
+     * @param {StatementView} view
+     */
+    addJudgedIn(view) {
+      const judged = view.judgedIn;
+      if (!judged || !judged.language) return;
+      const language = CL.i18n.languageName(judged.language);
+      this.add(this.el, 'p', 'judged-in', judged.model ? t('card_judged_in', language, judged.model) : t('card_not_judged', language));
     }
 
     /** @param {SourceView} source @param {boolean} refutes  its quote says the opposite of the sentence */

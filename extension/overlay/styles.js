@@ -66,6 +66,7 @@ ${Object.entries(PALETTE).map(([kind, c]) => `.k-${kind} { background: ${c.backg
 .card .reasons-head { margin: 10px 0 0; font-weight: 600; }
 .card .reasons ul { margin: 2px 0 0; padding-left: 18px; }
 .card .elsewhere-head { margin: 10px 0 0; font-weight: 600; }
+.card .judged-in { margin: 10px 0 0; font-size: 12px; color: #475569; }
 .card .refutes blockquote { border-left-color: #a21caf; background: #fdf4ff; }
 .card .found blockquote { border-left-color: #15803d; background: #f0fdf4; }
 .card .quote-label { margin: 8px 0 0; font-weight: 600; }

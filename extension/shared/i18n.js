@@ -81,6 +81,22 @@
   }
 
   /**
+   * A language's name in the messages' language, from its ISO 639-1 code: "Spanish" in English,
+   * "espagnol" in French (Intl.DisplayNames, in Chromium and Firefox). The companion's "und",
+   * Latin-script text it could not tell, has a message of its own: Intl names it "root".
+   * Where the browser has no name for it, or it is no language code, the code as it came.
+   * @param {string} code
+   */
+  function languageName(code) {
+    if (code === 'und') return t('language_name_und');
+    try {
+      return new Intl.DisplayNames([language()], { type: 'language', fallback: 'code' }).of(code) || code;
+    } catch {
+      return code;
+    }
+  }
+
+  /**
    * Writes a message into `el` as text nodes; `backticked` commands become <code>. Never HTML:
    * messages can quote what the companion said.
    * @param {Element} el @param {string} text
@@ -124,5 +140,5 @@
     fallback = messages;
   }
 
-  CL.i18n = { t, plural, percent, language, format, showText, localizePage, useMessages };
+  CL.i18n = { t, plural, percent, languageName, language, format, showText, localizePage, useMessages };
 })((globalThis.CiteLens ??= {}));

@@ -107,6 +107,11 @@
  *   PerCitation.reasons; empty for no_citation, inaccessible and not_checked; missing from an
  *   older companion. The card shows them as "Why this verdict" (overlay/reasons.js reasonWords)
  * @property {Record<string, Record<string, string>>} [reason_details]  as PerCitation's
+ * @property {string} [language]  ISO 639-1 of the answer (detected once for it), "und" when it
+ *   could not be told
+ * @property {string} [model]  the model that judged it; the default's name also where no model
+ *   read a source for it (not_checked, inaccessible, no_citation), '' in a language no model reads
+ * @property {string} [model_version]  that model's version, beside its name
  */
 
 /**

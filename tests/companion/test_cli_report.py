@@ -130,10 +130,15 @@ def test_a_french_answer_names_the_model_that_judged_it(tmp_path, capsys, monkey
         ],
         {RECIF: _RECIF_PAGE},
     )
-    header = _verify(tmp_path, capsys, request).splitlines()[0]
+    report = _verify(tmp_path, capsys, request)
+    header = report.splitlines()[0]
     assert header == "CiteLens — 2 statements, 1 source (judged by citelens-e5-multilingual-nli)"
     result = json.loads(_verify(tmp_path, capsys, request, "--json"))
     assert {s["model"] for s in result["statements"]} == {"citelens-e5-multilingual-nli"}
+    # Issue 39 item 5: each statement names its language and the model's version, the summary's.
+    [model] = result["summary"]["models"]
+    assert {s["model_version"] for s in result["statements"]} == {model["version"]}
+    assert report.count(f"    judged in French by citelens-e5-multilingual-nli {model['version']}\n") == 2
 
 
 KOELN = "https://de.example/koeln"
@@ -156,6 +161,9 @@ def test_a_german_answer_says_it_was_not_checked_and_why(tmp_path, capsys, monke
     assert report.splitlines()[0] == "CiteLens — 2 statements, 1 source (no statement judged by a model)"
     assert "no statement cites a source that could be read" not in report
     assert report.count("    not checked: German is not a language CiteLens judges yet") == 2
+    # Its language, and no model: the default's name on its line judged nothing (issue 39 item 5).
+    assert report.count("    in German, not judged by a model\n") == 2
+    assert "citelens-minilm-nli" not in report and "citelens-e5-multilingual-nli" not in report
     assert report.rstrip().endswith(
         "no recall or precision: not checked: German is not a language CiteLens judges yet"
     )
