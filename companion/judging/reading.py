@@ -108,7 +108,9 @@ class _Plan:
     windows: tuple[Window, ...]
     joined: str
     top: tuple[int, ...]
-    read_joined: bool = True  # the cascade's reader re-reads the joined text only where it decides
+    # With a cascade: per window, and for the joined text, whether the reader re-read it (reading.Reread).
+    decided: tuple[bool, ...] | None = None
+    joined_decided: bool = True
 
 
 def read_statement(
@@ -142,11 +144,10 @@ def read_statement(
         sources = _readings(nli, own, scores, judging, language, recheck_at)
         read_atoms = tuple(_readings(nli, plans, scores, judging, language, None) for plans in atoms)
         return StatementReadings(sources, next(scores) if joint else None, read_atoms)
-    decide = _deciding(own, scores, reread, judging, language)
-    again = iter(reread.reader.score(_pairs(decide) + ([joint] if joint else [])))
-    sources = _readings(reread.reader, decide, again, judging, language, recheck_at)
+    decided, merged, joint_score = _reread(reread, own, scores, judging, language, joint)
+    sources = _readings(reread.reader, decided, merged, judging, language, recheck_at)
     read_atoms = tuple(_readings(nli, plans, scores, judging, language, None) for plans in atoms)
-    return StatementReadings(sources, next(again) if joint else None, read_atoms)
+    return StatementReadings(sources, joint_score, read_atoms)
 
 
 def read_sources(
@@ -169,9 +170,8 @@ def read_sources(
     scores = iter(nli.score(_pairs(plans)))
     if reread is None:
         return _readings(nli, plans, scores, judging, language, recheck_at)
-    decide = _deciding(plans, scores, reread, judging, language)
-    again = iter(reread.reader.score(_pairs(decide)))
-    return _readings(reread.reader, decide, again, judging, language, recheck_at)
+    decided, merged, _ = _reread(reread, plans, scores, judging, language, None)
+    return _readings(reread.reader, decided, merged, judging, language, recheck_at)
 
 
 def glimpse(
@@ -237,7 +237,7 @@ def _plan(
 def _pairs(plans: Sequence[_Plan]) -> list[tuple[str, str]]:
     """Plan by plan, windows first, then the joined texts: _scores takes them back in that order."""
     pairs = [(w.text, plan.claim.text) for plan in plans for w in plan.windows]
-    return pairs + [(plan.joined, plan.claim.text) for plan in plans if plan.joined and plan.read_joined]
+    return pairs + [(plan.joined, plan.claim.text) for plan in plans if plan.joined]
 
 
 def _scores(
@@ -245,20 +245,30 @@ def _scores(
 ) -> tuple[list[tuple[Entailment, ...]], list[Entailment]]:
     """The plans' window scores and joined texts' scores, taken back in _pairs' order."""
     windows = [tuple(_take(scores, len(plan.windows))) for plan in plans]
-    together = [next(scores) if plan.joined and plan.read_joined else _NO_SCORE for plan in plans]
+    together = [next(scores) if plan.joined else _NO_SCORE for plan in plans]
     return windows, together
 
 
-def _deciding(
-    plans: Sequence[_Plan], scores: Iterator[Entailment], reread: Reread, judging: Judging, language: str
-) -> list[_Plan]:
-    """Each plan narrowed to what decides, in its ranked order: the `reread.windows` texts the fast
-    model reads as most entailing (a window, or the joined top sentences; the first ranked on
-    ties), and each on-topic window it reads as contradiction at `reread.contradiction` (a reading
-    of the opposite never goes unread by the stronger reader)."""
-    narrowed = []
-    for plan, own, together in zip(plans, *_scores(plans, scores), strict=True):
-        texts = [*own, together] if plan.joined else list(own)
+def _reread(
+    reread: Reread,
+    plans: Sequence[_Plan],
+    scores: Iterator[Entailment],
+    judging: Judging,
+    language: str,
+    joint: tuple[str, str] | None,
+) -> tuple[list[_Plan], Iterator[Entailment], Entailment | None]:
+    """The cascade: the plans marked with what decides, the reader's readings of it merged into the
+    fast model's (in _pairs' order, as _readings takes them), and the reader's reading of `joint`.
+
+    What decides, per plan: the `reread.windows` texts the fast model reads as most entailing (a
+    window or the joined top sentences; the first ranked on ties), and each on-topic window it
+    reads as contradiction at `reread.contradiction` (a reading of the opposite never goes unread
+    by the stronger reader). The other windows keep the fast model's reading: the quote and the
+    rules still look at every window, but only decided texts give the best reading."""
+    windows, together = _scores(plans, scores)
+    marked: list[_Plan] = []
+    for plan, own, joined_score in zip(plans, windows, together, strict=True):
+        texts = [*own, joined_score] if plan.joined else list(own)
         best = set(sorted(range(len(texts)), key=lambda i: (-texts[i].entailment, i))[: reread.windows])
         against = {
             i
@@ -267,9 +277,16 @@ def _deciding(
             and _about(plan.claim, _window_words(plan.document, window, language), language)
             >= judging.on_topic
         }
-        kept = tuple(w for i, w in enumerate(plan.windows) if i in best | against)
-        narrowed.append(dataclasses.replace(plan, windows=kept, read_joined=len(own) in best))
-    return narrowed
+        decided = tuple(i in best | against for i in range(len(own)))
+        marked.append(dataclasses.replace(plan, decided=decided, joined_decided=len(own) in best))
+    pairs = [(w.text, p.claim.text) for p in marked for w, d in zip(p.windows, p.decided or ()) if d]
+    pairs += [(p.joined, p.claim.text) for p in marked if p.joined and p.joined_decided]
+    again = iter(reread.reader.score(pairs + ([joint] if joint else [])))
+    merged = [
+        next(again) if d else s for p, own in zip(marked, windows) for s, d in zip(own, p.decided or ())
+    ]
+    merged += [next(again) if p.joined_decided else j for p, j in zip(marked, together) if p.joined]
+    return marked, iter(merged), next(again) if joint else None
 
 
 def _readings(
@@ -294,7 +311,11 @@ def _readings(
         plans, own, joined_scores, on_topic, confirmed, strict=True
     ):
         sentences = sentence_words(plan.document, language)
-        best = max([*window_scores, joined_score], key=lambda s: s.entailment)
+        decided = plan.decided or (True,) * len(plan.windows)
+        texts = [s for s, d in zip(window_scores, decided) if d] + (
+            [joined_score] if plan.joined_decided else []
+        )
+        best = max(texts or [*window_scores, joined_score], key=lambda s: s.entailment)
         readings[plan.url] = SourceReading(
             plan.url,
             plan.document,
@@ -312,10 +333,12 @@ def _readings(
             best,
             best.entailment,
             max([s.contradiction for s, t in zip(window_scores, topical) if t], default=0.0),
-            window_scores[0] if window_scores else joined_score,
-            _best_window(plan.windows, window_scores),
+            next((s for s, d in zip(window_scores, decided) if d), joined_score),
+            _best_window(plan.windows, window_scores, decided),
             _contradicting_window(plan.windows, window_scores, topical),
-            _most_entailing(plan.windows, window_scores, plan.top, joined_score),
+            _most_entailing(
+                plan.windows, window_scores, plan.top, joined_score, decided, plan.joined_decided
+            ),
         )
     return readings
 
@@ -344,10 +367,12 @@ def _rechecked(
     return [tuple(c) for c in confirmed]
 
 
-def _best_window(windows: Sequence[Window], scores: Sequence[Entailment]) -> Window | None:
+def _best_window(
+    windows: Sequence[Window], scores: Sequence[Entailment], decided: Sequence[bool]
+) -> Window | None:
     if not windows:
         return None
-    return windows[max(range(len(windows)), key=lambda i: (scores[i].entailment, -i))]
+    return windows[max(range(len(windows)), key=lambda i: (decided[i], scores[i].entailment, -i))]
 
 
 def _contradicting_window(
@@ -361,15 +386,21 @@ def _contradicting_window(
 
 
 def _most_entailing(
-    windows: Sequence[Window], scores: Sequence[Entailment], top: tuple[int, ...], joined_score: Entailment
+    windows: Sequence[Window],
+    scores: Sequence[Entailment],
+    top: tuple[int, ...],
+    joined_score: Entailment,
+    decided: Sequence[bool],
+    joined_decided: bool,
 ) -> tuple[int, ...]:
     if not windows:
         return top
     texts = [
-        (s.entailment, -i, tuple(range(w.first, w.last + 1))) for i, (w, s) in enumerate(zip(windows, scores))
+        (d, s.entailment, -i, tuple(range(w.first, w.last + 1)))
+        for i, (w, s, d) in enumerate(zip(windows, scores, decided))
     ]
-    texts.append((joined_score.entailment, 1, top))
-    return max(texts)[2]
+    texts.append((joined_decided, joined_score.entailment, 1, top))
+    return max(texts)[3]
 
 
 def _window_words(document: Document, window: Window, language: str) -> Words:
