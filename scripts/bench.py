@@ -17,10 +17,11 @@ Each companion gets one small unrelated warm-up request first, so that one-off s
 
 In-process, on the same answer: the NLI pairs the pipeline scored (OnnxNLI.pairs_scored; with a
 cascade, the reader's too, issue 37), the raw onnxruntime throughput of the same models on exactly
-those pairs (OnnxNLI.score_uncached, sorted by length: the physical limit of this design), and the naive baseline: every candidate window of the
-cited pages (1-3 consecutive sentences, as retrieval enumerates them before its pre-filter) x every
-citation, scored without the pre-filter and without batching by length
-(score_uncached(by_length=False)), timed on a seeded sample of --naive-sample pairs.
+those pairs (OnnxNLI.score_uncached, sorted by length: the physical limit of this design), and the
+naive baseline: every candidate window of the cited pages (1-3 consecutive sentences, as retrieval
+enumerates them before its pre-filter) x every citation, scored without the pre-filter and without
+batching by length (score_uncached(by_length=False)), timed on a seeded sample of --naive-sample
+pairs.
 `--profile` adds a cProfile of judging the warm answer, in this thread.
 
 The last line with --json is one JSON object (warm_median_s, cold_median_s, first_statement_s,

@@ -1,6 +1,7 @@
 """One Judge per model, and the choice of model for each statement by language (issue 14).
 
-Each model folder's config.json lists the languages it was trained and measured on. A statement
+Each model folder's config.json lists the languages it judges: those it was trained for whose
+figure measured on a held part reaches the floor written beside it (issue 39 item 3). A statement
 goes to the first model (the default comes first) whose languages hold the statement's language
 and those of all its readable sources; a statement whose languages no model holds together goes
 to a model that holds its own language (a multilingual one reads a French claim against an
@@ -128,7 +129,13 @@ class Judges:
     def _not_read(self, what: str, language: str) -> str:
         names = sorted({NAMES.get(code, code) for code in self.languages}, key=lambda n: n != "English")
         readable = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
-        return f"{what} is in {NAMES.get(language, language)}; CiteLens reads {readable}"
+        reason = f"{what} is in {NAMES.get(language, language)}; CiteLens reads {readable}"
+        # A language a model was measured on and fell short in (issue 39 item 3): say by how much.
+        short = [f for c in self.configs if (f := c.figure(language)) is not None and not f.checked]
+        if short:
+            best = max(short, key=lambda f: f.figure)
+            reason += f" (judged at {best.figure:.2f} on held pairs, under the {best.floor:.2f} it needs)"
+        return reason
 
     def judge_for(self, config: ModelConfig) -> Judge:
         """The model's Judge, loaded on first use."""

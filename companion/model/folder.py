@@ -16,7 +16,15 @@ from pathlib import Path
 from ..config import DEFAULT_MODEL_NAME
 from ..errors import ModelUnavailable
 
-__all__ = ["Cascade", "ModelConfig", "Thresholds", "default_model_dir", "is_reader", "load_config"]
+__all__ = [
+    "Cascade",
+    "LanguageFigure",
+    "ModelConfig",
+    "Thresholds",
+    "default_model_dir",
+    "is_reader",
+    "load_config",
+]
 
 _KNOWN_LABELS = {"entailment", "neutral", "contradiction"}
 
@@ -45,6 +53,20 @@ class Thresholds:
     # One on-topic window read as contradiction at or above this vetoes complete support, whatever
     # the other windows say (policy.conflicting): fitted by scripts/calibrate.py; above 1, off.
     conflict: float = 1.01
+
+
+@dataclass(frozen=True, slots=True)
+class LanguageFigure:
+    """How well the model judges one language, measured on a held part (scripts/language_figures.py),
+    beside the floor written before it was measured (issue 39 item 3)."""
+
+    figure: float
+    floor: float
+    data: str = ""
+
+    @property
+    def checked(self) -> bool:
+        return self.figure >= self.floor
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,9 +101,14 @@ class ModelConfig:
     # weights' and the config's (thresholds, combiner) SHA-256.
     onnx_sha256: str = ""
     config_sha256: str = ""
-    # The languages it was trained and measured on (ISO 639-1), which route statements to it.
+    # The languages it judges (ISO 639-1), which route statements to it: those its config offers
+    # it for, less any whose measured figure is under its floor (`measured`, issue 39 item 3).
     languages: tuple[str, ...] = ("en",)
     cascade: Cascade | None = None
+    measured: tuple[tuple[str, LanguageFigure], ...] = ()
+
+    def figure(self, language: str) -> LanguageFigure | None:
+        return dict(self.measured).get(language)
 
     def describe(self) -> dict[str, object]:
         return {
@@ -91,6 +118,7 @@ class ModelConfig:
             "labels": list(self.labels),
             "max_length": self.max_length,
             "languages": list(self.languages),
+            **({"language_figures": {code: f.figure for code, f in self.measured}} if self.measured else {}),
             "sha256": {"model.onnx": self.onnx_sha256, "config.json": self.config_sha256},
             **({"reader": self.cascade.reader.describe()} if self.cascade else {}),
         }
@@ -123,6 +151,7 @@ def load_config(model_dir: Path) -> ModelConfig:
     if "entailment" not in labels or not set(labels) <= _KNOWN_LABELS or len(labels) < 2:
         raise ModelUnavailable(f"{path}: labels must be entailment, neutral[, contradiction], got {labels}")
     combiner = raw.get("combiner") or {}
+    measured = _measured(raw.get("language_figures"), path)
     return ModelConfig(
         name=str(raw.get("name") or model_dir.name),
         path=model_dir,
@@ -137,9 +166,28 @@ def load_config(model_dir: Path) -> ModelConfig:
         features_version=str(combiner.get("features_version", "")),
         onnx_sha256=_sha256(model_dir / "model.onnx"),
         config_sha256=hashlib.sha256(data).hexdigest(),
-        languages=tuple(str(code).lower() for code in raw.get("languages", ["en"])),
+        languages=tuple(
+            code
+            for code in (str(c).lower() for c in raw.get("languages", ["en"]))
+            if code not in measured or measured[code].checked
+        ),
         cascade=_cascade(model_dir, raw.get("cascade"), path),
+        measured=tuple(sorted(measured.items())),
     )
+
+
+def _measured(raw: object, path: Path) -> dict[str, LanguageFigure]:
+    """`language_figures` of config.json: {"floor": F, "figures": {code: {"figure": x, "data": ...}}}."""
+    if raw is None:
+        return {}
+    try:
+        floor = float(raw["floor"])  # type: ignore[index]
+        return {
+            str(code).lower(): LanguageFigure(float(entry["figure"]), floor, str(entry.get("data", "")))
+            for code, entry in raw["figures"].items()  # type: ignore[index]
+        }
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise ModelUnavailable(f"{path}: language_figures needs a floor and a figure per language") from None
 
 
 def _cascade(model_dir: Path, raw: object, path: Path) -> Cascade | None:

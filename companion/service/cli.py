@@ -35,7 +35,7 @@ from ..config import DEFAULT_PORT, Settings, config_dir
 from ..errors import CiteLensError, RequestInvalid
 from ..judging.judges import model_dirs
 from ..model.cpu import compute_facts
-from ..model.folder import load_config
+from ..model.folder import ModelConfig, load_config
 from ..model.infer import model_pool
 from ..records import Citation, SourceResult
 from ..sources.extract import document_from_text
@@ -445,10 +445,23 @@ def _check_model(model_dir: Path, settings: Settings, pool: ThreadPoolExecutor) 
     source = SourceResult(url, document_from_text(url, "probe", page, declared_language=language))
     [statement] = statements(claim, [Citation("c1", "1", url, len(claim))])
     verdict = judge.judge(dataclasses.replace(statement, language=language), {url: source})
+    reader = f" with the reader {config.cascade.reader.name}" if config.cascade else ""
     return (
-        f"model {config.name} {config.version} for {', '.join(config.languages)} loads from {model_dir} "
-        f"and judges a probe ({verdict.judgment.replace('_', ' ')}, score {verdict.score:.2f})"
+        f"model {config.name} {config.version}{reader} for {', '.join(config.languages)} "
+        f"loads from {model_dir} and judges a probe "
+        f"({verdict.judgment.replace('_', ' ')}, score {verdict.score:.2f}){_figures(config)}"
     )
+
+
+def _figures(config: ModelConfig) -> str:
+    """Each language the model was measured on, its figure and whether that reached its floor."""
+    if not config.measured:
+        return ""
+    shown = ", ".join(
+        f"{code} {f.figure:.2f}" + ("" if f.checked else f" (under {f.floor:.2f}: not checked)")
+        for code, f in config.measured
+    )
+    return f"; measured per language: {shown}"
 
 
 def _companion_version(host: str, port: int) -> str | None:

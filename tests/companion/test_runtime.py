@@ -75,3 +75,16 @@ def test_doctor_fails_a_model_whose_calibration_does_not_fit_the_code(tmp_path):
     good = _doctor(tmp_path, shipped)
     assert good.returncode == 0, good.stdout
     assert "judges a probe (complete support" in good.stdout
+    # Issue 39 item 3: the figures measured per language, and which fell short of the floor.
+    measured = tmp_path / "measured-model"
+    measured.mkdir()
+    for name in ("model.onnx", "tokenizer.json"):
+        (measured / name).symlink_to(shipped / name)
+    config = json.loads((shipped / "config.json").read_text())
+    config["languages"] = ["fr", "en", "es"]
+    config["language_figures"] = {"floor": 0.72, "figures": {"fr": {"figure": 0.74}, "es": {"figure": 0.66}}}
+    (measured / "config.json").write_text(json.dumps(config))
+    ran = _doctor(tmp_path, measured)
+    assert ran.returncode == 0, ran.stdout
+    assert "for fr, en loads" in ran.stdout
+    assert "measured per language: es 0.66 (under 0.72: not checked), fr 0.74" in ran.stdout

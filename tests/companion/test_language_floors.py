@@ -1,0 +1,81 @@
+"""A language is judged only where its measured figure reaches the floor written beside it (issue 39
+item 3): under it, "not checked" stays, and the reason gives the figure."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from companion.errors import ModelUnavailable
+from companion.judging.judge import Judge
+from companion.judging.judges import Judges
+from companion.model.folder import LanguageFigure, default_model_dir, load_config
+from companion.records import Citation
+from companion.text.segment import statements
+from scripts.language_figures import FLOOR, held_rows, measure, write
+
+from .fakes import WordNLI, fake_model
+
+MULTILINGUAL = default_model_dir().parent / "citelens-e5-multilingual-nli"
+
+
+def with_figures(tmp_path: Path, figures: object) -> Path:
+    folder = tmp_path / "model"
+    shutil.copytree(MULTILINGUAL, folder)
+    config = json.loads((folder / "config.json").read_text())
+    config["languages"] = ["fr", "en", "es", "de"]
+    config["language_figures"] = figures
+    (folder / "config.json").write_text(json.dumps(config))
+    return folder
+
+
+def test_a_language_under_its_floor_is_not_judged_and_its_figure_is_kept(tmp_path: Path):
+    figures = {"floor": 0.72, "figures": {"es": {"figure": 0.66, "data": "xnli es"}, "fr": {"figure": 0.74}}}
+    config = load_config(with_figures(tmp_path, figures))
+    assert config.languages == ("fr", "en", "de")  # de was offered and not measured: kept
+    assert config.figure("es") == LanguageFigure(0.66, 0.72, "xnli es")
+    assert config.figure("fr") is not None and config.figure("fr").checked  # type: ignore[union-attr]
+    assert config.describe()["language_figures"] == {"es": 0.66, "fr": 0.74}
+
+
+@pytest.mark.parametrize(
+    "figures", [{"figures": {"es": {"figure": 0.6}}}, {"floor": 0.72, "figures": ["es"]}]
+)
+def test_malformed_figures_are_refused_in_words(tmp_path: Path, figures: object):
+    with pytest.raises(ModelUnavailable, match="language_figures needs a floor and a figure"):
+        load_config(with_figures(tmp_path, figures))
+
+
+def test_the_reason_gives_the_figure_that_fell_short():
+    spanish = LanguageFigure(0.66, 0.72)
+    multilingual = dataclasses.replace(
+        fake_model(), name="multilingual", languages=("fr", "en"), measured=(("es", spanish),)
+    )
+    judges = Judges(
+        [dataclasses.replace(fake_model(), name="english"), multilingual], lambda c: Judge(WordNLI(), c)
+    )
+    claim = "La torre Eiffel se terminó en 1889."
+    [statement] = statements(claim, [Citation("c1", "1", "https://page.example/", len(claim))])
+    verdict = judges.judge(dataclasses.replace(statement, language="es"), {})
+    assert verdict.judgment == "not_checked"
+    assert verdict.per_citation[0].reason == (
+        "the answer is in Spanish; CiteLens reads English and French "
+        "(judged at 0.66 on held pairs, under the 0.72 it needs)"
+    )
+
+
+def test_the_held_part_is_the_odd_rows_and_the_script_writes_what_the_judge_measured(tmp_path: Path):
+    rows, described = held_rows("es", 8)
+    assert len(rows) == 8 and described == "xnli_es_dev.jsonl.gz, odd rows, first 8"
+    assert {r["label"] for r in rows} <= {"entailment", "neutral", "contradiction"}
+    folder = with_figures(tmp_path, None)
+    figures = measure(folder, ["es"], 8)
+    write(folder, figures)
+    config = load_config(folder)
+    figure = config.figure("es")
+    assert figure is not None and figure.floor == FLOOR and figure.figure == figures["es"]["figure"]
+    assert ("es" in config.languages) == figure.checked
