@@ -147,10 +147,14 @@ class SourceLoader:
 class Verifier:
     """One answer in, a stream of events out: Started, SourceResult…, StatementJudgment…, Summary."""
 
-    def __init__(self, judge: Judge | Judges, sources: SourceLoader, judge_executor: Executor):
+    def __init__(
+        self, judge: Judge | Judges, sources: SourceLoader, judge_executor: Executor, *, lookahead: int = 2
+    ):
+        """`lookahead`: the statements judged at once, the head among them (the executor's workers)."""
         self.judge = judge
         self.sources = sources
         self._executor = judge_executor
+        self._lookahead = max(1, lookahead)
 
     async def run(self, request: VerifyRequest) -> AsyncGenerator[Event, None]:
         """Statements come out in answer order, each as soon as it can be final: a fully supported
@@ -170,10 +174,26 @@ class Verifier:
         judged: list[StatementJudgment] = []
         head: StatementJudgment | None = None
         loop = asyncio.get_running_loop()
+        # The next statement is judged while the head is (issue 38): its rules and retrieval run
+        # while the head's pairs are in the model, instead of leaving the cores idle. Each gets a
+        # copy of the sources read so far; a verdict reads only its own statement's sources.
+        ahead: dict[int, asyncio.Future[StatementJudgment]] = {}
+
+        def judge_soon(index: int) -> None:
+            statement = statements[index]
+            if index not in ahead and all(c.url in ready for c in statement.citations):
+                future = loop.run_in_executor(self._executor, self.judge.judge, statement, dict(ready))
+                # One the stream never reached (the client left) must not log an unread error.
+                future.add_done_callback(lambda f: f.cancelled() or f.exception())
+                ahead[index] = future
+
         try:
             while waiting:
+                at = len(statements) - len(waiting)
                 if head is None and all(c.url in ready for c in waiting[0].citations):
-                    head = await loop.run_in_executor(self._executor, self.judge.judge, waiting[0], ready)
+                    for index in range(at, min(at + self._lookahead, len(statements))):
+                        judge_soon(index)
+                    head = await ahead.pop(at)
                 if head is not None and (head.judgment == "complete_support" or not tasks):
                     if head.judgment != "complete_support":
                         head = await loop.run_in_executor(
@@ -196,4 +216,6 @@ class Verifier:
         finally:
             for task in tasks:
                 task.cancel()
+            for future in ahead.values():
+                future.cancel()
         yield summarize(judged, int((time.perf_counter() - started) * 1000))

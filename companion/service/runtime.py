@@ -49,9 +49,10 @@ class Runtime:
         )
         self.fetcher = PageFetcher(settings.limits, AddressPolicy(settings.allow_private)) if fetch else None
         self.results = Results(keep=settings.limits.results_kept, ttl_s=settings.limits.result_ttl_s)
-        # One thread runs the model (it uses every core itself); extraction gets its own so a
-        # page being parsed never waits behind a statement being judged.
-        self._judge_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="citelens-judge")
+        # Two statements are judged at once: the model's pool caps its cores for both, and the
+        # second's rules and retrieval run while the first's pairs are in the model (issue 38).
+        # Extraction gets its own threads, so a page being parsed never waits behind judging.
+        self._judge_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="citelens-judge")
         self._extract_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="citelens-extract")
         self.verifier = Verifier(
             self.judges,
