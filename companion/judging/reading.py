@@ -90,9 +90,9 @@ class StatementReadings:
 @dataclass(frozen=True, slots=True)
 class Reread:
     """The cascade (issue 37, model.folder.Cascade): the stronger `reader` re-reads each cited
-    source's best `windows` by the fast model's entailment, its joined top sentences and every
-    on-topic window the fast model reads as contradiction at `contradiction`; what the later
-    stages read of the source is the reader's reading of those alone."""
+    source's `windows` texts the fast model reads as most entailing and every on-topic window it
+    reads as contradiction at `contradiction`; the reader's readings replace the fast model's on
+    those texts, and only they give the source's best reading (_reread)."""
 
     reader: NLIBackend
     windows: int

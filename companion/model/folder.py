@@ -73,10 +73,11 @@ class LanguageFigure:
 class Cascade:
     """A stronger, slower reader that re-reads only the windows that decide a verdict (issue 37).
 
-    The fast model reads every window and picks; the reader re-reads each cited source's best
-    `windows` by the fast model's entailment, its joined top sentences, and every on-topic window
-    the fast model reads as contradiction at `contradiction` or above; the policy then reads the
-    reader's readings alone. The thresholds in this config are fitted through the cascade."""
+    The fast model reads every window and picks; the reader re-reads each cited source's
+    `windows` texts (a window or the joined top sentences) the fast model reads as most
+    entailing, and every on-topic window it reads as contradiction at `contradiction` or above;
+    the source's best reading is then the reader's. The thresholds in this config are fitted
+    through the cascade."""
 
     reader: ModelConfig  # its folder sits beside this model's; its config says "role": "reader"
     windows: int = 1
