@@ -16,6 +16,8 @@ from companion.judging.judges import Judges
 from companion.model.folder import LanguageFigure, default_model_dir, load_config
 from companion.records import Citation
 from companion.text.segment import statements
+from scripts import multilingual_splits
+from scripts.datasets import read_rows
 from scripts.language_figures import FLOOR, held_rows, measure, write
 
 from .fakes import WordNLI, fake_model
@@ -68,12 +70,22 @@ def test_the_reason_gives_the_figure_that_fell_short():
     )
 
 
-def test_the_held_part_is_the_odd_rows_and_the_script_writes_what_the_judge_measured(tmp_path: Path):
-    rows, described = held_rows("es", 8)
-    assert len(rows) == 8 and described == "xnli_es_dev.jsonl.gz, odd rows, first 8"
+def test_the_held_part_is_grouped_and_the_script_writes_what_the_judge_measured(tmp_path: Path):
+    splits = tmp_path / "splits"
+    multilingual_splits.main(["--out", str(splits)])
+    rows, described = held_rows("es", 8, splits)
+    assert len(rows) == 8 and described == "xnli held part (grouped by premise), first 8 rows"
     assert {r["label"] for r in rows} <= {"entailment", "neutral", "contradiction"}
+    # Grouped by the English premise: no premise of the held part is trained on, in any language.
+    english_held = {r["premise"] for r in read_rows(splits / "en.held.jsonl")}
+    assert not english_held & {r["premise"] for r in read_rows(splits / "en.train.jsonl")}
+    # and a pair held in English is held in every translation of it (the same labels, row by row).
+    labels = [r["label"] for r in read_rows(splits / "en.held.jsonl")]
+    assert [r["label"] for r in read_rows(splits / "de.held.jsonl")] == labels
+    spanish_train = {r["hypothesis"] for r in read_rows(splits / "es.train.jsonl")}
+    assert not {r["hypothesis"] for r in read_rows(splits / "es.held.jsonl")} & spanish_train
     folder = with_figures(tmp_path, None)
-    figures = measure(folder, ["es"], 8)
+    figures = measure(folder, ["es"], 8, splits)
     write(folder, figures)
     config = load_config(folder)
     figure = config.figure("es")
