@@ -16,7 +16,8 @@ Reads `../shared/data/multilingual/` and writes `runs/splits/multilingual/<lang>
 Groups are assigned by a seeded hash of the group's key, so the split does not move when a file
 gains rows: held 40 %, calibration 20 %, train 40 % for XNLI.
 
-    python scripts/multilingual_splits.py [--data ../shared/data/multilingual] [--out runs/splits/multilingual]
+    python scripts/multilingual_splits.py [--data ../shared/data/multilingual] \\
+        [--out runs/splits/multilingual]
 """
 
 from __future__ import annotations
@@ -152,7 +153,9 @@ def main(argv: list[str] | None = None) -> int:
             for r in rows:
                 fh.write(json.dumps(r, ensure_ascii=False) + "\n")
         counts[lang][part] = len(rows)
-    labels = {f"{lang}.{part}": dict(Counter(r["label"] for r in rows)) for (lang, part), rows in parts.items()}
+    labels = {
+        f"{lang}.{part}": dict(Counter(r["label"] for r in rows)) for (lang, part), rows in parts.items()
+    }
     (args.out / "SPLITS.json").write_text(
         json.dumps({"seed": args.seed, "rows": counts, "labels": labels}, indent=1, sort_keys=True)
     )

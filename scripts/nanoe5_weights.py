@@ -724,7 +724,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.prune_vocab:
         t3 = time.perf_counter()
         keep, seen = keep_ids(
-            f, tok, texts_from(args.prune_vocab), top_latin=args.top_latin, all_characters=args.all_characters,
+            f,
+            tok,
+            texts_from(args.prune_vocab),
+            top_latin=args.top_latin,
+            all_characters=args.all_characters,
             min_count=args.min_count,
         )
         remap = {int(o): n for n, o in enumerate(keep)}

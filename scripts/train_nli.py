@@ -109,15 +109,18 @@ class Teacher:
 
 
 def encode(tokenizer: AutoTokenizer, batch: list[tuple[str, str, int]], max_length: int) -> dict:
-    """A batch of pairs as the network reads them in training: the premise is cut, never the claim."""
-    return tokenizer(
-        [p[0] for p in batch],
-        [p[1] for p in batch],
-        truncation="only_first",
-        max_length=max_length,
-        padding=True,
-        return_tensors="pt",
-    )
+    """A batch of pairs as the network reads them in training: the premise is cut, never the claim,
+    unless a hypothesis alone is longer than `max_length` (a few native RTE rows): then the longer
+    side is cut, pair by pair."""
+    texts = ([p[0] for p in batch], [p[1] for p in batch])
+    try:
+        return tokenizer(
+            *texts, truncation="only_first", max_length=max_length, padding=True, return_tensors="pt"
+        )
+    except Exception:  # tokenizers' untyped "Sequence to truncate too short" error
+        return tokenizer(
+            *texts, truncation="longest_first", max_length=max_length, padding=True, return_tensors="pt"
+        )
 
 
 def mixed_pairs(specs: list[str], rng: random.Random) -> list[tuple[str, str, int]]:
@@ -177,7 +180,9 @@ def train_stage(
     for _ in range(math.ceil(epochs)):
         plan.extend(batches(pairs, args.batch_size, rng))
     plan = plan[: int(len(pairs) * epochs / args.batch_size)]
-    optimizer = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=lr, weight_decay=0.01)
+    optimizer = torch.optim.AdamW(
+        [p for p in model.parameters() if p.requires_grad], lr=lr, weight_decay=0.01
+    )
     warmup = max(1, int(0.06 * len(plan)))
     scheduler = torch.optim.lr_scheduler.LambdaLR(
         optimizer, lambda s: min((s + 1) / warmup, max(0.0, (len(plan) - s) / max(1, len(plan) - warmup)))

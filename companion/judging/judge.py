@@ -114,11 +114,8 @@ class Judge:
                 )
             )
         self.nli = nli
-        self.reread = (
-            Reread(reader, model.cascade.windows, model.cascade.contradiction)
-            if model.cascade and reader
-            else None
-        )
+        c = model.cascade
+        self.reread = Reread(reader, c.windows, c.contradiction, c.against, c.gate) if c and reader else None
         self.model = model
         self.thresholds = model.thresholds
         self.retrieval = retrieval or Retrieval()

@@ -90,13 +90,16 @@ class StatementReadings:
 @dataclass(frozen=True, slots=True)
 class Reread:
     """The cascade (issue 37, model.folder.Cascade): the stronger `reader` re-reads each cited
-    source's `windows` texts the fast model reads as most entailing and every on-topic window it
-    reads as contradiction at `contradiction`; the reader's readings replace the fast model's on
-    those texts, and only they give the source's best reading (_reread)."""
+    source's `windows` texts the fast model reads as most entailing and its `against` on-topic
+    windows it reads as most contradicting, at `contradiction` or above, unless it reads every
+    text of the source as entailing under `gate`; the reader's readings replace the fast model's
+    on those texts, and only they give the source's best reading (_reread)."""
 
     reader: NLIBackend
     windows: int
     contradiction: float
+    against: int = 1
+    gate: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +148,7 @@ def read_statement(
         read_atoms = tuple(_readings(nli, plans, scores, judging, language, None) for plans in atoms)
         return StatementReadings(sources, next(scores) if joint else None, read_atoms)
     decided, merged, joint_score = _reread(reread, own, scores, judging, language, joint)
-    sources = _readings(reread.reader, decided, merged, judging, language, recheck_at)
+    sources = _readings(nli, decided, merged, judging, language, recheck_at, reread.reader)
     read_atoms = tuple(_readings(nli, plans, scores, judging, language, None) for plans in atoms)
     return StatementReadings(sources, joint_score, read_atoms)
 
@@ -171,7 +174,7 @@ def read_sources(
     if reread is None:
         return _readings(nli, plans, scores, judging, language, recheck_at)
     decided, merged, _ = _reread(reread, plans, scores, judging, language, None)
-    return _readings(reread.reader, decided, merged, judging, language, recheck_at)
+    return _readings(nli, decided, merged, judging, language, recheck_at, reread.reader)
 
 
 def glimpse(
@@ -261,22 +264,28 @@ def _reread(
     fast model's (in _pairs' order, as _readings takes them), and the reader's reading of `joint`.
 
     What decides, per plan: the `reread.windows` texts the fast model reads as most entailing (a
-    window or the joined top sentences; the first ranked on ties), and each on-topic window it
-    reads as contradiction at `reread.contradiction` (a reading of the opposite never goes unread
-    by the stronger reader). The other windows keep the fast model's reading: the quote and the
-    rules still look at every window, but only decided texts give the best reading."""
+    window or the joined top sentences; the first ranked on ties), and the `reread.against`
+    on-topic windows it reads as most contradicting, at `reread.contradiction` or above; nothing
+    where every text reads as entailing under `reread.gate`. The other windows keep the fast
+    model's reading, a contradiction included, so a reading of the opposite counts whoever read it:
+    the quote and the rules still look at every window, but only decided texts give the best
+    reading (and with none decided, the fast model's)."""
     windows, together = _scores(plans, scores)
     marked: list[_Plan] = []
     for plan, own, joined_score in zip(plans, windows, together, strict=True):
         texts = [*own, joined_score] if plan.joined else list(own)
+        if all(t.entailment < reread.gate for t in texts):
+            marked.append(dataclasses.replace(plan, decided=(False,) * len(own), joined_decided=False))
+            continue
         best = set(sorted(range(len(texts)), key=lambda i: (-texts[i].entailment, i))[: reread.windows])
-        against = {
+        contradicting = [
             i
             for i, (window, score) in enumerate(zip(plan.windows, own, strict=True))
             if score.contradiction >= reread.contradiction
             and _about(plan.claim, _window_words(plan.document, window, language), language)
             >= judging.on_topic
-        }
+        ]
+        against = set(sorted(contradicting, key=lambda i: (-own[i].contradiction, i))[: reread.against])
         decided = tuple(i in best | against for i in range(len(own)))
         marked.append(dataclasses.replace(plan, decided=decided, joined_decided=len(own) in best))
     pairs = [(w.text, p.claim.text) for p in marked for w, d in zip(p.windows, p.decided or ()) if d]
@@ -296,7 +305,10 @@ def _readings(
     judging: Judging,
     language: str,
     recheck_at: float | None,
+    reader: NLIBackend | None = None,
 ) -> dict[str, SourceReading]:
+    """The plans' SourceReadings from their scores in _pairs' order; a window is rechecked
+    (_rechecked) by the `reader` where the reader read it, by `nli` elsewhere."""
     own, joined_scores = _scores(plans, scores)
     on_topic = [
         tuple(
@@ -305,7 +317,7 @@ def _readings(
         )
         for plan in plans
     ]
-    confirmed = _rechecked(nli, plans, own, on_topic, language, recheck_at)
+    confirmed = _rechecked(nli, reader, plans, own, on_topic, language, recheck_at)
     readings: dict[str, SourceReading] = {}
     for plan, window_scores, joined_score, topical, checked in zip(
         plans, own, joined_scores, on_topic, confirmed, strict=True
@@ -345,6 +357,7 @@ def _readings(
 
 def _rechecked(
     nli: NLIBackend,
+    reader: NLIBackend | None,
     plans: Sequence[_Plan],
     scores: Sequence[tuple[Entailment, ...]],
     on_topic: Sequence[tuple[bool, ...]],
@@ -353,17 +366,23 @@ def _rechecked(
 ) -> list[tuple[float, ...]]:
     """Each window's contradiction, read again with the page's sentences that give the claim's
     dates and names it lacks where it is on topic and reaches `bar`: a window refutes what the
-    page says, not what the page says elsewhere."""
+    page says, not what the page says elsewhere. Read again by the model that read the window
+    (the cascade's `reader` for the windows it re-read): one scale per window."""
     confirmed = [[s.contradiction for s in own] for own in scores]
-    again: list[tuple[int, int, tuple[str, str]]] = []
+    again: dict[bool, list[tuple[int, int, tuple[str, str]]]] = {False: [], True: []}
     for p, (plan, own, topical) in enumerate(zip(plans, scores, on_topic)):
+        decided = plan.decided or (False,) * len(plan.windows)
         for w, (window, score, about) in enumerate(zip(plan.windows, own, topical)):
             if bar is not None and about and score.contradiction >= bar:
                 context = given_elsewhere(plan.document, window, plan.claim, language)
                 if context:
-                    again.append((p, w, (f"{context} {window.text}", plan.claim.text)))
-    for (p, w, _), score in zip(again, nli.score([pair for _, _, pair in again]) if again else []):
-        confirmed[p][w] = score.contradiction
+                    again[reader is not None and decided[w]].append(
+                        (p, w, (f"{context} {window.text}", plan.claim.text))
+                    )
+    for by_reader, todo in again.items():
+        backend = reader if by_reader and reader is not None else nli
+        for (p, w, _), score in zip(todo, backend.score([pair for _, _, pair in todo]) if todo else []):
+            confirmed[p][w] = score.contradiction
     return [tuple(c) for c in confirmed]
 
 

@@ -75,13 +75,19 @@ class Cascade:
 
     The fast model reads every window and picks; the reader re-reads each cited source's
     `windows` texts (a window or the joined top sentences) the fast model reads as most
-    entailing, and every on-topic window it reads as contradiction at `contradiction` or above;
-    the source's best reading is then the reader's. The thresholds in this config are fitted
-    through the cascade."""
+    entailing, and its `against` on-topic windows the fast model reads as most contradicting at
+    `contradiction` or above; the source's best reading is then the reader's. A source the fast
+    model reads as entailing under `gate` everywhere is not re-read. The thresholds in this config
+    are fitted through the cascade."""
 
     reader: ModelConfig  # its folder sits beside this model's; its config says "role": "reader"
     windows: int = 1
     contradiction: float = 0.5
+    # Windows past it keep the fast model's contradiction, which still counts against support.
+    against: int = 1
+    # A source whose every text the fast model reads as entailing under `gate` is left to it: the
+    # reader is spent where a verdict of support is in reach (its reading is then never green).
+    gate: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,10 +202,21 @@ def _cascade(model_dir: Path, raw: object, path: Path) -> Cascade | None:
         return None
     if not isinstance(raw, dict) or not isinstance(raw.get("reader"), str) or "/" in raw["reader"]:
         raise ModelUnavailable(f"{path}: cascade needs the reader's folder name, got {raw!r}")
+    if not (model_dir.parent / raw["reader"] / "config.json").is_file():
+        raise ModelUnavailable(
+            f"no model at {model_dir.parent / raw['reader']}: {model_dir.name} reads with it "
+            "(python scripts/build_reader.py builds it)"
+        )
     reader = load_config(model_dir.parent / raw["reader"])
     if reader.cascade is not None or not reader.onnx_sha256:
         raise ModelUnavailable(f"{path}: the reader {raw['reader']} must be a model folder without a cascade")
-    return Cascade(reader, int(raw.get("windows", 1)), float(raw.get("contradiction", 0.5)))
+    return Cascade(
+        reader,
+        int(raw.get("windows", 1)),
+        float(raw.get("contradiction", 0.5)),
+        int(raw.get("against", 1)),
+        float(raw.get("gate", 0.0)),
+    )
 
 
 def _sha256(path: Path) -> str:

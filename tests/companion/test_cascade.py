@@ -118,7 +118,7 @@ def test_a_cascade_loads_from_its_config_and_names_its_reader(cascade_models: Pa
 def test_a_cascade_with_a_missing_reader_is_refused_in_words(tmp_path: Path, cascade_models: Path):
     broken = tmp_path / "fast"
     shutil.copytree(cascade_models, broken)
-    with pytest.raises(ModelUnavailable, match=r"no model at .*reader"):
+    with pytest.raises(ModelUnavailable, match=r"no model at .*reader.*build_reader.py builds it"):
         load_config(broken)
 
 
@@ -133,3 +133,90 @@ def test_the_real_cascade_judges_with_both_models(cascade_models: Path):
         reader = judge.reread.reader
         assert 0 < reader.pairs_scored < judge.nli.pairs_scored  # type: ignore[attr-defined]
         assert verdict.judgment != "complete_support"
+
+
+def test_the_reader_rereads_only_the_most_contradicting_windows_and_the_others_still_count():
+    fast = ScriptedNLI(
+        [
+            ("Visitors climb", CLAIM, Entailment(0.3, 0.6, 0.1)),  # the most entailing text
+            ("wrought iron, not of steel", CLAIM, Entailment(0.0, 0.3, 0.7)),
+            ("puddled iron from Pompey", CLAIM, Entailment(0.0, 0.1, 0.9)),
+        ]
+    )
+    reader = ScriptedNLI([("puddled iron from Pompey", CLAIM, Entailment(0.02, 0.9, 0.08))])
+    reading = read(Reread(reader, windows=1, contradiction=0.5, against=1), fast)[
+        "https://example.org/eiffel"
+    ]
+    assert sorted(p for p, _ in reader.pairs) == [
+        "The tower is made of puddled iron from Pompey in Lorraine.",
+        "Visitors climb the tower by stairs or by lift.",
+    ]
+    # The fast model's 0.7 on the window the reader did not re-read still counts against support.
+    assert reading.contradiction == pytest.approx(0.7)
+
+    both = ScriptedNLI(list(reader.readings))
+    read(Reread(both, windows=1, contradiction=0.5, against=2), fast)
+    assert any("not of steel" in p for p, _ in both.pairs) and any("Pompey" in p for p, _ in both.pairs)
+
+
+def test_a_window_the_reader_read_is_rechecked_by_the_reader_with_the_page_around_it():
+    claim = "The tower of the 1889 World's Fair is made of steel."
+    document = document_from_text("https://example.org/eiffel", "", PAGE)
+
+    def run(recheck_at: float | None) -> tuple[ScriptedNLI, ScriptedNLI]:
+        fast = ScriptedNLI(
+            [
+                ("World's Fair. The tower is made", claim, Entailment(0.02, 0.38, 0.6)),
+                ("not of steel", claim, Entailment(0.02, 0.1, 0.88)),
+            ]
+        )
+        reader = ScriptedNLI([("not of steel", claim, Entailment(0.01, 0.02, 0.97))])
+        read_sources(
+            fast,
+            analyse(claim, "en"),
+            [(document.url, document, "")],
+            Retrieval(),
+            Judging(),
+            recheck_at=recheck_at,
+            reread=Reread(reader, windows=1, contradiction=0.5, against=1),
+        )
+        return fast, reader
+
+    fast, reader = run(0.5)
+    fast_alone, reader_alone = run(None)
+    # The window lacks the claim's 1889, which the page gives in another sentence: it is read again
+    # with that sentence before it, by the reader that read the window, never by the fast model.
+    again = reader.pairs[len(reader_alone.pairs) :]
+    assert again and all(p.endswith("not of steel.") and "1889" in p for p, _ in again)
+    assert fast.pairs == fast_alone.pairs
+
+
+def test_a_source_the_fast_model_reads_as_no_support_anywhere_is_left_to_it():
+    fast = ScriptedNLI(
+        [
+            ("Visitors climb", CLAIM, Entailment(0.04, 0.9, 0.06)),  # its most entailing text
+            ("wrought iron, not of steel", CLAIM, Entailment(0.0, 0.3, 0.7)),
+        ]
+    )
+    reader = WordNLI()
+    reading = read(Reread(reader, windows=1, contradiction=0.5, against=1, gate=0.05), fast)[
+        "https://example.org/eiffel"
+    ]
+    assert reader.pairs == []
+    # Its reading of the opposite still counts, and its best reading stays far from support.
+    assert reading.contradiction == pytest.approx(0.7)
+    assert reading.best_entailment < 0.05
+    read(Reread(reader, windows=1, contradiction=0.5, against=1, gate=0.03), fast)
+    assert len(reader.pairs) == 2
+
+
+def test_the_reader_build_checks_its_readings_against_the_recorded_ones(tmp_path: Path):
+    from scripts import build_reader
+
+    state = default_model_dir().parent / "training" / "mpnet8-reader"
+    reference = json.loads((state / "reference.json").read_text())
+    assert [tuple(p) for p in reference["pairs"]] == build_reader.REFERENCE_PAIRS
+    # A model that is not the measured reader reads the pairs otherwise, and the build says so.
+    assert build_reader.disagreement(default_model_dir(), reference) > build_reader.TOLERANCE
+    same = dict(reference, probabilities=build_reader.read_reference(default_model_dir())["probabilities"])
+    assert build_reader.disagreement(default_model_dir(), same) == 0.0
