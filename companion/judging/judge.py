@@ -163,7 +163,7 @@ class Judge:
         self, statement: Statement, read: StatementReading, sources: Mapping[str, SourceResult]
     ) -> StatementJudgment:
         """The verdicts (policy.py) of a reading, with their quotes and ALCE precision."""
-        t = self.thresholds
+        t = self.model.thresholds_for(read.claims.language)
         facts = read.facts
         decided = verdicts(facts, self.combiner, t)
         verdict = decided.statement
@@ -261,7 +261,7 @@ class Judge:
             if reading.best_entailment < self.thresholds.elsewhere_entailment:
                 continue
             facts = self._source_facts(relator, reading)
-            verdict = decide_source(facts, self.combiner, self.thresholds)
+            verdict = decide_source(facts, self.combiner, self.model.thresholds_for(claims.language))
             if verdict.judgment in ("complete_support", "partial_support"):
                 evidence = covering_quote(claims.claim.read, reading, self.judging, facts.unquotable)
                 score = round(verdict.reported, 4)

@@ -7,6 +7,7 @@ The judging code needs only this record; companion.model.infer loads the weights
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -113,9 +114,15 @@ class ModelConfig:
     languages: tuple[str, ...] = ("en",)
     cascade: Cascade | None = None
     measured: tuple[tuple[str, LanguageFigure], ...] = ()
+    # Decision thresholds fitted on one language's own calibration part (issue 39 item 2), over
+    # `thresholds`: a model reads some languages with less confidence than others.
+    by_language: tuple[tuple[str, Thresholds], ...] = ()
 
     def figure(self, language: str) -> LanguageFigure | None:
         return dict(self.measured).get(language)
+
+    def thresholds_for(self, language: str) -> Thresholds:
+        return dict(self.by_language).get(language, self.thresholds)
 
     def describe(self) -> dict[str, object]:
         return {
@@ -159,6 +166,7 @@ def load_config(model_dir: Path) -> ModelConfig:
         raise ModelUnavailable(f"{path}: labels must be entailment, neutral[, contradiction], got {labels}")
     combiner = raw.get("combiner") or {}
     measured = _measured(raw.get("language_figures"), path)
+    thresholds = Thresholds(**(raw.get("thresholds") or {}))
     return ModelConfig(
         name=str(raw.get("name") or model_dir.name),
         path=model_dir,
@@ -166,7 +174,7 @@ def load_config(model_dir: Path) -> ModelConfig:
         max_length=int(raw.get("max_length", 256)),
         quantization=str(raw.get("quantization", "none")),
         version=str(raw.get("version", "")),
-        thresholds=Thresholds(**(raw.get("thresholds") or {})),
+        thresholds=thresholds,
         combiner_weights=tuple(float(w) for w in combiner.get("weights", ())),
         combiner_bias=float(combiner.get("bias", 0.0)),
         combiner_features=tuple(str(f) for f in combiner.get("features", ())),
@@ -180,6 +188,7 @@ def load_config(model_dir: Path) -> ModelConfig:
         ),
         cascade=_cascade(model_dir, raw.get("cascade"), path),
         measured=tuple(sorted(measured.items())),
+        by_language=_by_language(raw.get("language_thresholds"), thresholds, path),
     )
 
 
@@ -195,6 +204,24 @@ def _measured(raw: object, path: Path) -> dict[str, LanguageFigure]:
         }
     except (KeyError, TypeError, ValueError, AttributeError):
         raise ModelUnavailable(f"{path}: language_figures needs a floor and a figure per language") from None
+
+
+# Only the bars on the combined score move per language; the contradiction bars stay the model's.
+_PER_LANGUAGE = ("complete", "partial", "claim")
+
+
+def _by_language(raw: object, base: Thresholds, path: Path) -> tuple[tuple[str, Thresholds], ...]:
+    """`language_thresholds` of config.json: {code: {"complete": x, "partial": y, "claim": z}}."""
+    if raw is None:
+        return ()
+    try:
+        found = {
+            str(code).lower(): {k: float(v) for k, v in entry.items() if k in _PER_LANGUAGE}
+            for code, entry in raw.items()  # type: ignore[attr-defined]
+        }
+    except (TypeError, ValueError, AttributeError):
+        raise ModelUnavailable(f"{path}: language_thresholds needs numbers per language") from None
+    return tuple(sorted((code, dataclasses.replace(base, **bars)) for code, bars in found.items()))
 
 
 def _cascade(model_dir: Path, raw: object, path: Path) -> Cascade | None:

@@ -14,13 +14,14 @@ from companion.errors import ModelUnavailable
 from companion.judging.judge import Judge
 from companion.judging.judges import Judges
 from companion.model.folder import LanguageFigure, default_model_dir, load_config
-from companion.records import Citation
+from companion.records import Citation, Entailment, SourceResult
+from companion.sources.extract import document_from_text
 from companion.text.segment import statements
 from scripts import multilingual_splits
 from scripts.datasets import read_rows
 from scripts.language_figures import FLOOR, held_rows, measure, write
 
-from .fakes import WordNLI, fake_model
+from .fakes import ScriptedNLI, WordNLI, fake_model
 
 MULTILINGUAL = default_model_dir().parent / "citelens-e5-multilingual-nli"
 
@@ -91,3 +92,44 @@ def test_the_held_part_is_grouped_and_the_script_writes_what_the_judge_measured(
     figure = config.figure("es")
     assert figure is not None and figure.floor == FLOOR and figure.figure == figures["es"]["figure"]
     assert ("es" in config.languages) == figure.checked
+
+
+def test_a_language_s_own_bars_replace_the_model_s_where_it_has_them(tmp_path: Path):
+    folder = with_figures(tmp_path, None)
+    config = json.loads((folder / "config.json").read_text())
+    config["language_thresholds"] = {"es": {"complete": 0.99, "partial": 0.6, "data": "es calib"}}
+    (folder / "config.json").write_text(json.dumps(config))
+    loaded = load_config(folder)
+    assert loaded.thresholds_for("es").complete == 0.99 and loaded.thresholds_for("es").partial == 0.6
+    # Only the bars on the combined score move; the contradiction bars stay the model's.
+    assert loaded.thresholds_for("es").contradiction == loaded.thresholds.contradiction
+    assert loaded.thresholds_for("de") == loaded.thresholds
+
+    # The judge decides a Spanish statement with the Spanish bars, any other with the model's.
+    page = "La torre Eiffel se terminó en 1889 en París."
+    url = "https://page.example/"
+    document = document_from_text(url, "", page, declared_language="es")
+    model = dataclasses.replace(fake_model(), languages=("es", "en"))
+    strict = dataclasses.replace(
+        model, by_language=(("es", dataclasses.replace(model.thresholds, complete=0.9)),)
+    )
+    claim = "La torre Eiffel se terminó en 1889."
+    nli = ScriptedNLI([("se terminó en 1889", claim, Entailment(0.7, 0.25, 0.05))])
+    [statement] = statements(claim, [Citation("c1", "1", url, len(claim))])
+    statement = dataclasses.replace(statement, language="es")
+    sources = {url: SourceResult(url, document)}
+    # The score is the model's 0.7 (no combiner): over the model's 0.5, under the Spanish 0.9.
+    plain = Judge(nli, model).judge(statement, sources)
+    assert plain.judgment == "complete_support" and plain.score == pytest.approx(0.7)
+    assert Judge(nli, strict).judge(statement, sources).judgment != "complete_support"
+    english = dataclasses.replace(statement, language="en")
+    assert Judge(nli, strict).judge(english, sources).judgment == "complete_support"
+
+
+def test_malformed_language_bars_are_refused_in_words(tmp_path: Path):
+    folder = with_figures(tmp_path, None)
+    config = json.loads((folder / "config.json").read_text())
+    config["language_thresholds"] = {"es": {"complete": "high"}}
+    (folder / "config.json").write_text(json.dumps(config))
+    with pytest.raises(ModelUnavailable, match="language_thresholds needs numbers"):
+        load_config(folder)
