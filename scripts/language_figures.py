@@ -90,7 +90,7 @@ def fit_languages(model: Path, languages: list[str], rows: int, data: Path = DAT
 def best_complete(read: list, combiner: Combiner, base: Thresholds) -> float:
     """The `complete` bar, from 0.05 to 0.95, with the best entail-vs-rest balanced accuracy on
     `read` (calibrate.collect's facts and gold labels); ties go to the one nearest `base`'s."""
-    gold = [g == "complete_support" for _, g in read]
+    gold = [g == "entailment" for _, g in read]  # NLI rows: the label is the pair's (datasets.examples)
 
     def score(complete: float) -> tuple[float, float]:
         t = dataclasses.replace(base, complete=complete, partial=min(base.partial, complete))

@@ -19,7 +19,10 @@ from companion.sources.extract import document_from_text
 from companion.text.segment import statements
 from scripts import multilingual_splits
 from scripts.datasets import read_rows
-from scripts.language_figures import FLOOR, held_rows, measure, write
+from companion.model.infer import OnnxNLI
+from scripts.calibrate import collect, labels
+from scripts.evaluate import balanced_accuracy
+from scripts.language_figures import FLOOR, best_complete, held_rows, measure, write
 
 from .fakes import ScriptedNLI, WordNLI, fake_model
 
@@ -133,3 +136,23 @@ def test_malformed_language_bars_are_refused_in_words(tmp_path: Path):
     (folder / "config.json").write_text(json.dumps(config))
     with pytest.raises(ModelUnavailable, match="language_thresholds needs numbers"):
         load_config(folder)
+
+
+def test_a_language_s_bar_is_fitted_on_entailment_against_the_rest(tmp_path: Path):
+    splits = tmp_path / "splits"
+    multilingual_splits.main(["--out", str(splits)])
+    nli = OnnxNLI(MULTILINGUAL)
+    judge = Judge(nli, nli.config)
+    calib, _ = held_rows("es", 60, splits, part="calib")
+    read = collect(judge, "snli", calib)
+    bar = best_complete(read, judge.combiner, nli.config.thresholds)
+    gold = [g == "entailment" for _, g in read]
+
+    def ba(complete: float) -> float:
+        t = dataclasses.replace(nli.config.thresholds, complete=complete, partial=min(0.2, complete))
+        return balanced_accuracy(gold, [j == "complete_support" for j in labels(read, judge.combiner, t)])
+
+    # The fitted bar tells entailment from the rest at least as well as any other on this part,
+    # and far better than chance (a bar above every score would judge nothing complete: 0.5).
+    assert all(ba(bar) >= ba(c) for c in (0.1, 0.3, 0.5, 0.7, 0.9))
+    assert ba(bar) > 0.6
