@@ -127,7 +127,7 @@ class Judges:
         return read, unread
 
     def _not_read(self, what: str, language: str) -> str:
-        names = sorted({NAMES.get(code, code) for code in self.languages}, key=lambda n: n != "English")
+        names = sorted({NAMES.get(code, code) for code in self.languages}, key=lambda n: (n != "English", n))
         readable = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
         reason = f"{what} is in {NAMES.get(language, language)}; CiteLens reads {readable}"
         # A language a model was measured on and fell short in (issue 39 item 3): say by how much.

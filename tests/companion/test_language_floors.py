@@ -14,13 +14,13 @@ from companion.errors import ModelUnavailable
 from companion.judging.judge import Judge
 from companion.judging.judges import Judges
 from companion.model.folder import LanguageFigure, default_model_dir, load_config
+from companion.model.infer import OnnxNLI
 from companion.records import Citation, Entailment, SourceResult
 from companion.sources.extract import document_from_text
 from companion.text.segment import statements
 from scripts import multilingual_splits
-from scripts.datasets import read_rows
-from companion.model.infer import OnnxNLI
 from scripts.calibrate import collect, labels
+from scripts.datasets import read_rows
 from scripts.evaluate import balanced_accuracy
 from scripts.language_figures import FLOOR, best_complete, held_rows, measure, write
 
