@@ -109,7 +109,9 @@ def test_a_student_trained_with_a_teacher_moves_to_its_probabilities(tmp_path):
     target = teacher.logits(pairs, 128)
     student = tiny_nli(2)
     before = kl_to(student, target, enc)
-    args = argparse.Namespace(out=tmp_path / "run", seed=13, batch_size=8, log_every=100, save_every=1000)
+    args = argparse.Namespace(
+        out=tmp_path / "run", seed=13, batch_size=8, log_every=100, save_every=1000, bf16=False
+    )
     args.out.mkdir()
     train_stage("s", student, tokenizer, pairs * 4, args, epochs=6, lr=3e-3, max_length=128, teacher=teacher)
     after = kl_to(student.eval(), target, enc)
