@@ -1,7 +1,7 @@
 """Speed benchmark of the companion (issue 5): end-to-end /v1/verify times, NLI pairs, memory.
 
     python scripts/bench.py [--model DIR] [--runs 5] [--seed 5] [--json] [--profile]
-                            [--skip-large] [--naive-sample 1000] [--language en|fr]
+                            [--skip-large] [--naive-sample 1000] [--language en|fr|ja]
 
 Workloads (scripts/bench_workload.py, seeded): A, an answer of 12 sentences citing 6 pages of about
 2,500 words; B, 40 sentences citing 15 pages. The pages are served by an aiohttp server inside
@@ -459,8 +459,8 @@ async def main() -> int:
     parser.add_argument(
         "--language",
         default="en",
-        choices=["en", "fr"],
-        help="the workloads' language (fr: pass the multilingual --model)",
+        choices=["en", "fr", "ja"],
+        help="the workloads' language (fr, ja: pass the multilingual --model)",
     )
     args = parser.parse_args()
     model = (args.model or default_model_dir()).resolve()

@@ -11,6 +11,7 @@ from another page (a citation that does not support it), in a fixed seeded mix.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field
 
 __all__ = ["Workload", "make_workload", "page_html"]
@@ -188,6 +189,63 @@ _SYNONYMS_FR = {
 }
 
 
+# Japanese (issue 39: a Japanese answer's cost beside an English one's): no spaces between words,
+# sentences end with 。, numbers sit inside the words.
+_TOPICS_JA = [
+    ("川", ["三角州", "氾濫原", "堆積物", "水路", "堤防"], ["ヴァーンホルト", "レッシング湾"]),
+    ("氷河", ["モレーン", "氷原", "クレバス", "融解水", "カール"], ["ケストレル峰", "ソルヴィク"]),
+    ("森", ["林冠", "下層植生", "苗木", "空き地", "泥炭地"], ["マロウの森", "オルムステッド"]),
+    ("港", ["岸壁", "防波堤", "浚渫船", "検潮所", "桟橋"], ["キャレン港", "レニック"]),
+    ("果樹園", ["接ぎ木", "台木", "開花", "圧搾機", "生け垣"], ["フェンウォルド", "ダンミア"]),
+    ("天文台", ["望遠鏡", "ドーム", "分光器", "星図", "反射鏡"], ["イルサ山", "ベクスリー"]),
+    ("鉄道", ["高架橋", "信号所", "切り通し", "操車場", "トンネル"], ["ハーツフィールド"]),
+    ("湿地", ["ヨシ原", "水門", "サギの営巣地", "塩田", "堤"], ["エブムーア", "ストランド"]),
+]
+_PEOPLE_JA = ["ブレナン", "イルヴェス", "カステル", "ペトラク", "ヴァルガ", "リンド", "フェッロ", "デイル"]
+_VERB_PAST_JA = ["記録した", "運んだ", "失った", "得た", "生産した", "蓄えた", "測定した"]
+_VERB_PRES_JA = ["支えている", "守っている", "養っている", "形作っている", "潤している", "引き寄せている"]
+_UNITS_JA = ["トン", "ヘクタール", "キロメートル", "メートル", "リットル", "人の訪問者", "隻の船"]
+_SEASONS_JA = ["春", "夏", "秋", "冬", "乾季"]
+_ADJ_JA = ["古い", "狭い", "広い", "静かな", "深い", "北の"]
+_FILLER_JA = ["地元の記録", "教区の台帳", "後の調査", "年次報告書"]
+_SYNONYMS_JA = {
+    "記録した": "記した",
+    "運んだ": "輸送した",
+    "生産した": "産出した",
+    "測定した": "計測した",
+    "支えている": "維持している",
+    "守っている": "保護している",
+    "古い": "昔からの",
+    "狭い": "細い",
+}
+
+
+def _sentence_ja(rng: random.Random, topic: tuple[str, list[str], list[str]]) -> str:
+    name, nouns, places = topic
+    noun, noun2, noun3 = rng.sample(nouns, 3)
+    place, person = rng.choice(places), rng.choice(_PEOPLE_JA)
+    year, num = rng.randint(1780, 2024), rng.choice([rng.randint(2, 99), rng.randint(100, 9999)])
+    past, present, unit = rng.choice(_VERB_PAST_JA), rng.choice(_VERB_PRES_JA), rng.choice(_UNITS_JA)
+    templates = [
+        f"{year}年、{place}の{name}は{noun}を通じて{num}{unit}を{past}。",
+        f"{person}によると、{place}近くの{rng.choice(_ADJ_JA)}{noun}は{rng.choice(_SEASONS_JA)}に{noun2}を{present}。",
+        f"{noun}は{year}年に{person}が初めて記述したもので、当時{place}の{noun2}はまだ{rng.choice(_ADJ_JA)}ままだった。",
+        f"{person}は{year}年に{place}の{noun}と{noun2}の間で{num}{unit}を{rng.choice(_VERB_PAST_JA)}。",
+        f"{name}の{noun}は{noun2}と{noun3}を{present}と{rng.choice(_FILLER_JA)}は示している。",
+        f"{year}年までに{place}の{noun2}は約{num}{unit}を{rng.choice(_VERB_PAST_JA)}。",
+    ]
+    return rng.choice(templates)
+
+
+def _paraphrase_ja(rng: random.Random, sentence: str) -> str:
+    if "によると、" in sentence:  # drop the attribution, keep the claim
+        sentence = sentence.split("によると、", 1)[1]
+    for word, other in _SYNONYMS_JA.items():
+        if word in sentence and rng.random() < 0.7:
+            sentence = sentence.replace(word, other, 1)
+    return sentence
+
+
 def _sentence_fr(rng: random.Random, topic: tuple[str, list[str], list[str]]) -> str:
     name, nouns, places = topic
     noun, noun2, noun3 = rng.sample(nouns, 3)
@@ -248,6 +306,12 @@ def _paraphrase(rng: random.Random, sentence: str) -> str:
 
 
 def _wrong_number(rng: random.Random, sentence: str) -> str:
+    if " " not in sentence:  # Japanese: the numbers sit inside the words
+        spots = list(re.finditer(r"\d+", sentence))
+        if not spots:
+            return sentence
+        found = rng.choice(spots)
+        return sentence[: found.start()] + str(int(found.group()) * 3 + 7) + sentence[found.end() :]
     words = sentence.split(" ")
     spots = [i for i, w in enumerate(words) if w.rstrip(".,").isdigit()]
     if not spots:
@@ -256,6 +320,12 @@ def _wrong_number(rng: random.Random, sentence: str) -> str:
     digits = words[i].rstrip(".,")
     words[i] = words[i].replace(digits, str(int(digits) * 3 + 7))
     return " ".join(words)
+
+
+def _words(sentence: str) -> int:
+    """Words in a sentence; a Japanese one has no spaces, and counts a word for two characters (an
+    approximation: its pages hold about as much text to read as the others')."""
+    return len(sentence.split()) if " " in sentence else len(sentence) // 2
 
 
 @dataclass
@@ -271,7 +341,7 @@ class Workload:
     language: str = "en"
 
     def words(self, path: str) -> int:
-        return sum(len(s.split()) for p in self.pages[path][1] for s in p)
+        return sum(_words(s) for p in self.pages[path][1] for s in p)
 
     def body(self, base: str, *, stream: bool = True) -> dict[str, object]:
         citations = [{**c, "url": base + str(c["url"])} for c in self.citations]
@@ -293,14 +363,18 @@ def make_workload(
     name: str, seed: int, *, pages: int, sentences: int, words: int = 2_500, language: str = "en"
 ) -> Workload:
     rng = random.Random(f"{name}:{seed}")
-    french = language == "fr"
-    pool = _TOPICS_FR if french else _TOPICS
-    sentence_of, paraphrase = (_sentence_fr, _paraphrase_fr) if french else (_sentence, _paraphrase)
+    french, japanese = language == "fr", language == "ja"
+    pool, sentence_of, paraphrase = {
+        "fr": (_TOPICS_FR, _sentence_fr, _paraphrase_fr),
+        "ja": (_TOPICS_JA, _sentence_ja, _paraphrase_ja),
+    }.get(language, (_TOPICS, _sentence, _paraphrase))
     topics = rng.sample(pool, pages) if pages <= len(pool) else [rng.choice(pool) for _ in range(pages)]
     question = (
         f"que sait-on du {topics[0][0]} de {topics[0][2][0]}"
         if french
-        else (f"what is known about the {topics[0][0]} at {topics[0][2][0]}")
+        else f"{topics[0][2][0]}の{topics[0][0]}について何が知られていますか"
+        if japanese
+        else f"what is known about the {topics[0][0]} at {topics[0][2][0]}"
     )
     work = Workload(name=name, question=question, language=language)
     page_sentences: list[list[str]] = []
@@ -308,11 +382,13 @@ def make_workload(
         paragraphs, count = [], 0
         while count < words:
             paragraph = [sentence_of(rng, topic) for _ in range(rng.randint(3, 7))]
-            count += sum(len(s.split()) for s in paragraph)
+            count += sum(_words(s) for s in paragraph)
             paragraphs.append(paragraph)
         work.pages[f"/{name}/page-{k + 1}.html"] = (
             f"Le {topic[0]} de {topic[2][0]} : notes {k + 1}"
             if french
+            else f"{topic[2][0]}の{topic[0]}：記録{k + 1}"
+            if japanese
             else f"The {topic[0]} at {topic[2][0]}: notes {k + 1}",
             paragraphs,
         )
@@ -342,7 +418,7 @@ def make_workload(
                 {"id": f"c{len(work.citations) + 1}", "marker": marker, "url": paths[j], "offset": len(text)}
             )
             text += f"[{marker}]"
-        text += " " if (i + 1) % 4 else "\n\n"
+        text += ("" if japanese else " ") if (i + 1) % 4 else "\n\n"
         work.kinds.append(kind)
     work.text = text.strip()
     return work

@@ -40,3 +40,16 @@ def test_answer_splits_into_the_sentences_it_was_built_from(name: str, pages: in
     merged = [s.text for s in found if s.text.count(". ") > 0]
     assert len(found) == sentences, f"{len(found)} statements; merged: {merged[:2]}"
     assert sum(len(s.citations) for s in found) == len(work.citations)
+
+
+@pytest.mark.parametrize(("name", "pages", "sentences"), [("small", 6, 12), ("large", 15, 40)])
+def test_a_japanese_answer_splits_into_its_sentences_and_reads_as_japanese(
+    name: str, pages: int, sentences: int
+) -> None:
+    work = make_workload(name, 5, pages=pages, sentences=sentences, language="ja")
+    assert all(2_400 <= work.words(p) <= 2_800 for p in work.pages)
+    request = parse_request(work.body("http://127.0.0.1:1"), Limits())
+    found = statements(request.answer_text, request.citations)
+    assert len(found) == sentences
+    assert {s.language for s in found} == {"ja"}
+    assert sum(len(s.citations) for s in found) == len(work.citations)
