@@ -161,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
         not args.force
         and reference
         and (target / "model.onnx").exists()
-        and not disagreement(target, reference)
+        and disagreement(target, reference) <= TOLERANCE
     ):
         print(f"{target}: already built, reading its reference pairs as recorded")
         return 0
@@ -192,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"recorded the reader's readings of {len(REFERENCE_PAIRS)} pairs in {reference_file}")
     elif reference is None:
         raise SystemExit(f"no {reference_file}: build once with --record where the reader was measured")
-    elif worst := disagreement(target, reference):
+    elif (worst := disagreement(target, reference)) > TOLERANCE:
         raise SystemExit(
             f"{target} reads its reference pairs up to {worst:.4f} away from the reader the thresholds were "
             f"fitted with (more than {TOLERANCE}): this build is not the measured reader"
