@@ -101,25 +101,16 @@ def base_folder(cache: Path, expected_sha256: str) -> Path:
 
 def merged_checkpoint(base: Path, state: Path, out: Path) -> None:
     """The base's bottom layers with the committed adapters and head, merged, as a HF folder."""
-    from safetensors.torch import load_file
     from transformers import AutoTokenizer
 
-    from scripts.train_reader import build_model, trainable
+    from scripts.train_reader import build_model, load_trainable
 
     meta = json.loads((state / "state.json").read_text())
     if meta["step"] != meta["total_steps"]:
         raise SystemExit(f"{state}: training stopped at step {meta['step']} of {meta['total_steps']}")
     args = argparse.Namespace(base=base, layers=meta["layers"], rank=meta["rank"], seed=meta["seed"])
     model = build_model(args)
-    params = trainable(model)
-    weights = load_file(state / "weights.safetensors")
-    if set(weights) != set(params):
-        raise SystemExit(f"{state}: the saved weights are not this model's trainable ones")
-    import torch
-
-    with torch.no_grad():
-        for name, value in weights.items():
-            params[name].copy_(value.float())
+    load_trainable(model, state)
     model.merge_and_unload().save_pretrained(out)
     AutoTokenizer.from_pretrained(base).save_pretrained(out)
 

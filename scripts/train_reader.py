@@ -123,6 +123,17 @@ def trainable(model: torch.nn.Module) -> dict[str, torch.nn.Parameter]:
     return {name: p for name, p in model.named_parameters() if p.requires_grad}
 
 
+def load_trainable(model: torch.nn.Module, folder: Path) -> None:
+    """The trainable weights saved in `folder` (fp32 outside the work tree, fp16 committed)."""
+    params = trainable(model)
+    weights = load_file(folder / "weights.safetensors")
+    if set(weights) != set(params):
+        raise SystemExit(f"{folder}: the saved weights are not this model's trainable ones")
+    with torch.no_grad():
+        for name, value in weights.items():
+            params[name].copy_(value.float())
+
+
 @dataclass(frozen=True)
 class Place:
     """Where a saved state lets training go on from."""
@@ -189,13 +200,7 @@ class Progress:
             _commit(folder, f"Reader training state: step {step}/{total} (issue 37, {self.meta['name']})")
 
     def load(self, folder: Path, model: torch.nn.Module, optimizer: torch.optim.Optimizer) -> None:
-        params = trainable(model)
-        weights = load_file(folder / "weights.safetensors")
-        if set(weights) != set(params):
-            raise SystemExit(f"{folder}: the saved weights are not this model's trainable ones")
-        with torch.no_grad():
-            for name, value in weights.items():
-                params[name].copy_(value.float())
+        load_trainable(model, folder)
         if (folder / "optimizer.pt").exists():
             state = torch.load(folder / "optimizer.pt", weights_only=False)
             optimizer.load_state_dict(state["optimizer"])
