@@ -10,11 +10,14 @@ Reads `../shared/data/multilingual/` and writes `runs/splits/multilingual/<lang>
   groups are aligned with the English ones by dynamic programming on premise length and labels
   (Gale and Church's idea: a translation's length follows the original's).
 - **Native sets**: a development file is split by premise into calibration and held halves; its
-  training file is trained on whole, unless it states no licence. Italian has no training file: its RTE-3 dev is split three
-  ways like XNLI. The German RTE dev sets are trained on (XNLI German is the held part).
+  training file is trained on whole, unless it states no licence. Italian has no training file: its
+  RTE-3 dev is split three ways like XNLI. The German RTE dev sets are trained on (XNLI German is
+  the held part).
 
 Groups are assigned by a seeded hash of the group's key, so the split does not move when a file
-gains rows: held 40 %, calibration 20 %, train 40 % for XNLI.
+gains rows: held 40 %, calibration 20 %, train 40 % for XNLI. The same groups also give pairs across
+languages (`en-de.held.jsonl`: English premise, German hypothesis; `cross.train.jsonl`: every
+language's train part crossed with English, both ways), held and trained on where their group is.
 
     python scripts/multilingual_splits.py [--data ../shared/data/multilingual] \\
         [--out runs/splits/multilingual]
@@ -120,6 +123,18 @@ def align(english: list[list[dict]], other: list[list[dict]]) -> list[int]:
     return found
 
 
+def crossed(english: list[dict], group: list[dict], lang: str) -> dict[str, list[dict]]:
+    """The group's pairs across languages: the English premise with this language's hypotheses
+    (`en-<lang>`) and this language's premise with the English hypotheses (`<lang>-en`). A claim
+    in one language citing a page in another is the common case (answers cite English pages), and
+    the translations are row-aligned, so each crossed pair keeps its label."""
+    rows = list(zip(english, group, strict=True))
+    return {
+        f"en-{lang}": [{**o, "premise": e["premise"], "lang": f"en-{lang}"} for e, o in rows],
+        f"{lang}-en": [{**e, "premise": o["premise"], "lang": f"{lang}-en"} for e, o in rows],
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", type=Path, default=DATA)
@@ -135,6 +150,11 @@ def main(argv: list[str] | None = None) -> int:
         for g, group in zip(index, groups, strict=True):
             part = part_of(f"xnli:{english[g][0]['premise']}", XNLI_PARTS, args.seed)
             parts[lang, part] += group
+            if lang != "en":
+                for pair, rows in crossed(english[g], group, lang).items():
+                    parts[pair, part] += rows
+                    if part == "train":
+                        parts["cross", part] += rows
     for lang, names in NATIVE_DEV.items():
         for name in names:
             for group in premise_groups(read_rows(args.data / f"{name}.jsonl.gz")):

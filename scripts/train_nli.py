@@ -24,6 +24,8 @@ Needs torch and transformers (the `train` extra); the companion itself never imp
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import math
 import os
 import random
@@ -188,9 +190,17 @@ def train_stage(
         optimizer, lambda s: min((s + 1) / warmup, max(0.0, (len(plan) - s) / max(1, len(plan) - warmup)))
     )
     ckpt = args.out / f"{name}.ckpt"
+    # A checkpoint resumes only the plan it was cut from: another command's batches on its
+    # weights would be a run no recipe describes.
+    plan_key = hashlib.sha256(json.dumps(plan, ensure_ascii=False).encode()).hexdigest()[:16]
     step = 0
     if ckpt.exists():
         state = torch.load(ckpt, weights_only=False)
+        if state.get("plan", plan_key) != plan_key:
+            raise SystemExit(
+                f"{ckpt} was saved by a run with other data or settings; delete it to start this "
+                "run afresh, or give the command that wrote it"
+            )
         model.load_state_dict(state["model"])
         optimizer.load_state_dict(state["optimizer"])
         scheduler.load_state_dict(state["scheduler"])
@@ -233,6 +243,7 @@ def train_stage(
                     "optimizer": optimizer.state_dict(),
                     "scheduler": scheduler.state_dict(),
                     "step": step,
+                    "plan": plan_key,
                     "torch_rng": torch.get_rng_state(),
                 },
                 ckpt,

@@ -6,7 +6,8 @@ goes to the first model (the default comes first) whose languages hold the state
 and those of all its readable sources; a statement whose languages no model holds together goes
 to a model that holds its own language (a multilingual one reads a French claim against an
 English page), and failing that to the default model, which is then named in the result as the
-one that judged it.
+one that judged it. A page in another language than its claim is read only where the model's
+figure across that pair of languages reaches the floor too (`_across`).
 
 Models other than the default load on first use: an English-only user never pays for the
 multilingual model's memory or start-up.
@@ -86,6 +87,10 @@ class Judges:
             return StatementJudgment(statement, "not_checked", 0.0, False, per, (), (), 0)
         read, unread = self._by_language(sources)
         config = self.choose(statement, read)
+        read, across = self._across(config, statement.language, read)
+        if across:  # the pages left may be read by another model (an English one, for English pages)
+            config = self.choose(statement, read)
+            unread = {**unread, **across}
         result = dataclasses.replace(
             self.judge_for(config).judge(statement, read), model=config.name, model_version=config.version
         )
@@ -107,7 +112,8 @@ class Judges:
             return result
         # The model that judged the statement looks for it elsewhere too: one scale per statement.
         config = next((c for c in self.configs if c.name == result.model), self.configs[0])
-        return self.judge_for(config).elsewhere(result, self._by_language(sources)[0], cited_by)
+        read = self._across(config, result.statement.language, self._by_language(sources)[0])[0]
+        return self.judge_for(config).elsewhere(result, read, cited_by)
 
     @property
     def languages(self) -> frozenset[str]:
@@ -125,6 +131,34 @@ class Judges:
             else:
                 read[url] = source
         return read, unread
+
+    def _across(
+        self, config: ModelConfig, claim: str, read: dict[str, SourceResult]
+    ) -> tuple[dict[str, SourceResult], dict[str, str]]:
+        """Of the pages `read` in another language than the claim, those `config` was measured to
+        read across that pair of languages (its figure for "<page>-<claim>" at its floor), and why
+        each other one was not checked. A model that records no such figure was never measured
+        across languages and keeps reading them as before."""
+        if not config.measures_across:
+            return read, {}
+        kept: dict[str, SourceResult] = {}
+        unread: dict[str, str] = {}
+        for url, source in read.items():
+            page = source.document.language if source.document else claim
+            figure = config.across(page, claim)
+            if page == claim or (figure is not None and figure.checked):
+                kept[url] = source
+                continue
+            unread[url] = (
+                f"the page is in {NAMES.get(page, page)} and the sentence in {NAMES.get(claim, claim)}; "
+                + (
+                    f"CiteLens reads across them at {figure.figure:.2f} on held pairs, under the "
+                    f"{figure.floor:.2f} it needs"
+                    if figure is not None
+                    else "CiteLens has not measured how well it reads across them"
+                )
+            )
+        return kept, unread
 
     def _not_read(self, what: str, language: str) -> str:
         names = sorted({NAMES.get(code, code) for code in self.languages}, key=lambda n: (n != "English", n))

@@ -45,6 +45,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 
 from ..records import Words
 from ..text.analysis import content_terms
@@ -142,7 +143,7 @@ def read_meaning(relator: Relator, sentences: Sequence[Words]) -> Reading:
         "framed_numbers": lambda: asserting and _numbers_framed(relator, sentences),
         "negated": lambda: asserting and not claim.negates and _qualified(near, "negation"),
         "negated_between": lambda: asserting and not claim.negates and _negated_between(relator, near),
-        "substituted": lambda: _substitutes(relator, near),
+        "substituted": lambda: (_substitutes_characters if rules.unspaced else _substitutes)(relator, near),
         "reversed": lambda: _reverses(relator, near),
         "passive_reversed": lambda: _passive_turned(claim.text, closest.text),
         "scope_universal": lambda: bool(said & rules.universal) and not found & rules.universal,
@@ -307,6 +308,28 @@ def _negated_between(relator: Relator, relation: Relation) -> bool:
         and c.word.lower() not in relator.rules.contrast
         and not c.not_only
         for c in relation.cues
+    )
+
+
+_KANA_ONLY = re.compile(r"[\u3040-\u309fー]+")
+
+
+def _substitutes_characters(relator: Relator, relation: Relation) -> bool:
+    """Written without spaces: whether the sentence is a near copy of the statement, character by
+    character, with one short run of it put in place of another ("黒いTシャツ" for "白いTシャツ",
+    "男の子" for "女の子"). A run of kana alone on both sides is grammar (が for は), not a fact."""
+    said = relator.claim.words
+    found = relator.rules.word.findall(relation.sentence.lower())
+    if len(said) < 6:
+        return False
+    ops = SequenceMatcher(None, said, found, autojunk=False).get_opcodes()
+    kept = sum(i2 - i1 for op, i1, i2, _, _ in ops if op == "equal")
+    swaps = [("".join(said[i1:i2]), "".join(found[j1:j2])) for op, i1, i2, j1, j2 in ops if op == "replace"]
+    return (
+        kept >= 0.75 * len(said)
+        and len(swaps) == 1
+        and all(1 <= len(run) <= 3 for run in swaps[0])
+        and not all(_KANA_ONLY.fullmatch(run) for run in swaps[0])
     )
 
 

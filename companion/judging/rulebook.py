@@ -46,6 +46,11 @@ class RuleBook:
     opposite: Mapping[str, frozenset[str]]
     word: re.Pattern[str]
 
+    @property
+    def unspaced(self) -> bool:
+        """Written without spaces: a word of the rules is one character."""
+        return self.language in _UNSPACED
+
     def rule(self, family: str) -> Rule | None:
         return next((r for r in self.rules if r.family == family), None)
 
@@ -115,16 +120,25 @@ def _parse(data: Mapping[str, Any], path: Path) -> RuleBook:
         frozenset(lex["only"]),
         frozenset(lex["mostly"]),
         opposite,
-        re.compile(r"[a-z]+") if language == "en" else re.compile(r"[^\W\d_]+"),
+        _word(language),
     )
+
+
+# Written without spaces: a "word" of the rules is one character (the claim is aligned with a
+# sentence character by character).
+_UNSPACED = frozenset({"ja", "zh"})
+
+
+def _word(language: str) -> re.Pattern[str]:
+    if language == "en":
+        return re.compile(r"[a-z]+")
+    return re.compile(r"[^\W\d_]" if language in _UNSPACED else r"[^\W\d_]+")
 
 
 def _empty(language: str) -> RuleBook:
     never = re.compile(r"(?!)")
     empty: frozenset[str] = frozenset()
-    return RuleBook(
-        language, (), never, never, empty, empty, empty, never, empty, empty, {}, re.compile(r"[^\W\d_]+")
-    )
+    return RuleBook(language, (), never, never, empty, empty, empty, never, empty, empty, {}, _word(language))
 
 
 def _cues(alternatives: Sequence[str]) -> re.Pattern[str]:

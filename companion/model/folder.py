@@ -121,6 +121,16 @@ class ModelConfig:
     def figure(self, language: str) -> LanguageFigure | None:
         return dict(self.measured).get(language)
 
+    def across(self, page: str, claim: str) -> LanguageFigure | None:
+        """Its figure reading a claim in one language on a page in another, measured as the
+        languages are (held pairs keyed "<page>-<claim>": "en-ja" is an English page, a Japanese
+        claim)."""
+        return self.figure(f"{page}-{claim}")
+
+    @property
+    def measures_across(self) -> bool:
+        return any("-" in code for code, _ in self.measured)
+
     def thresholds_for(self, language: str) -> Thresholds:
         return dict(self.by_language).get(language, self.thresholds)
 

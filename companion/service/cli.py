@@ -457,11 +457,16 @@ def _figures(config: ModelConfig) -> str:
     """Each language the model was measured on, its figure and whether that reached its floor."""
     if not config.measured:
         return ""
-    shown = ", ".join(
-        f"{code} {f.figure:.2f}" + ("" if f.checked else f" (under {f.floor:.2f}: not checked)")
-        for code, f in config.measured
-    )
-    return f"; measured per language: {shown}"
+
+    def shown(pairs: bool) -> str:
+        return ", ".join(
+            f"{code} {f.figure:.2f}" + ("" if f.checked else f" (under {f.floor:.2f}: not checked)")
+            for code, f in config.measured
+            if ("-" in code) == pairs
+        )
+
+    across = f"; across languages (page-sentence): {shown(True)}" if config.measures_across else ""
+    return f"; measured per language: {shown(False)}{across}"
 
 
 def _companion_version(host: str, port: int) -> str | None:

@@ -74,6 +74,47 @@ def test_the_reason_gives_the_figure_that_fell_short():
     )
 
 
+def _across_languages(pairs: dict[str, float]) -> Judges:
+    """An English model and a French-English one measured across languages at `pairs`."""
+    measured = tuple((code, LanguageFigure(f, 0.72)) for code, f in pairs.items())
+    bilingual = dataclasses.replace(fake_model(), name="bilingual", languages=("fr", "en"), measured=measured)
+    english = dataclasses.replace(fake_model(), name="english")
+    return Judges([english, bilingual], lambda c: Judge(WordNLI(), c))
+
+
+def _french_claim_on(page_language: str, judges: Judges):
+    claim = "La tour Eiffel est achevée en 1889."
+    url = "https://page.example/"
+    page = {"fr": claim, "en": "The Eiffel Tower was finished in 1889."}[page_language]
+    document = document_from_text(url, "", page, declared_language=page_language)
+    [statement] = statements(claim, [Citation("c1", "1", url, len(claim))])
+    statement = dataclasses.replace(statement, language="fr")
+    verdict = judges.judge(statement, {url: SourceResult(url, document)})
+    return verdict, verdict.per_citation[0]
+
+
+def test_a_page_in_another_language_is_read_only_where_that_pair_was_measured_good_enough():
+    # Measured across English pages and French claims under the floor: not checked, and why.
+    verdict, citation = _french_claim_on("en", _across_languages({"en-fr": 0.64, "fr-en": 0.80}))
+    assert verdict.judgment == "not_checked" and citation.judgment == "not_checked"
+    assert citation.reason == (
+        "the page is in English and the sentence in French; CiteLens reads across them at 0.64 on held "
+        "pairs, under the 0.72 it needs"
+    )
+    # A pair it was not measured on at all, by a model measured across other pairs: not checked.
+    _, citation = _french_claim_on("en", _across_languages({"fr-en": 0.80}))
+    assert citation.judgment == "not_checked"
+    assert citation.reason.endswith("CiteLens has not measured how well it reads across them")
+    # At the floor, the page is read; a page in the claim's language never needs a pair figure.
+    verdict, citation = _french_claim_on("en", _across_languages({"en-fr": 0.72}))
+    assert citation.judgment != "not_checked" and verdict.model == "bilingual"
+    _, citation = _french_claim_on("fr", _across_languages({"en-fr": 0.5}))
+    assert citation.judgment != "not_checked"
+    # A model never measured across languages reads them as it always has.
+    _, citation = _french_claim_on("en", _across_languages({}))
+    assert citation.judgment != "not_checked"
+
+
 def test_the_held_part_is_grouped_and_the_script_writes_what_the_judge_measured(tmp_path: Path):
     splits = tmp_path / "splits"
     multilingual_splits.main(["--out", str(splits)])
@@ -88,6 +129,16 @@ def test_the_held_part_is_grouped_and_the_script_writes_what_the_judge_measured(
     assert [r["label"] for r in read_rows(splits / "de.held.jsonl")] == labels
     spanish_train = {r["hypothesis"] for r in read_rows(splits / "es.train.jsonl")}
     assert not {r["hypothesis"] for r in read_rows(splits / "es.held.jsonl")} & spanish_train
+    # Pairs across languages keep their group's part: a held English premise is never trained on.
+    crossed_train = read_rows(splits / "cross.train.jsonl")
+    assert {r["lang"] for r in crossed_train} >= {"en-de", "de-en", "en-zh", "zh-en"}
+    assert not english_held & {r["premise"] for r in crossed_train if r["lang"].startswith("en-")}
+    assert {r["premise"] for r in read_rows(splits / "en-de.held.jsonl")} <= english_held
+    assert [r["label"] for r in read_rows(splits / "de-en.held.jsonl")] == labels
+    # Sets that state no licence are measured on, never trained on.
+    trained = {r.get("source") for lang in ("pt", "es") for r in read_rows(splits / f"{lang}.train.jsonl")}
+    assert not {s for s in trained if s and ("assin" in s or "inferes" in s)}, trained
+    assert any("assin" in r.get("source", "") for r in read_rows(splits / "pt.held.jsonl"))
     folder = with_figures(tmp_path, None)
     figures = measure(folder, ["es"], 8, splits)
     write(folder, figures)

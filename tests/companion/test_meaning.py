@@ -292,6 +292,23 @@ def test_the_cue_words_are_those_of_the_language():
     assert not negates("La tour est en acier.", "La tour n'est pas en acier.", "en")
 
 
+@pytest.mark.parametrize(
+    ("statement", "source", "swapped"),
+    [
+        # One short run of characters put in place of another: another fact.
+        ("白いシャツを着た男性が駅前に立っています。", "黒いシャツを着た男性が駅前に立っています。", True),
+        ("女の子の前にトーストが三枚あります。", "男の子の前にトーストが三枚あります。", True),
+        # The same words, kana put for kana (grammar), or words left out: not a swap.
+        ("白いシャツを着た男性が駅前に立っています。", "白いシャツを着た男性は駅前に立っています。", False),
+        ("白いシャツを着た男性が駅前に立っています。", "白いシャツの男性が立っています。", False),
+        ("白いシャツを着た男性が駅前に立っています。", "昨日は雨が降りました。", False),
+    ],
+)
+def test_a_japanese_near_copy_with_one_run_swapped_is_caught(statement, source, swapped):
+    assert ("substituted" in kinds(statement, source, "ja")) == swapped
+    assert [r.id for r in rule_book("ja").rules] == ["ja.substituted"]
+
+
 def test_a_language_without_a_rules_file_gets_no_rules():
     german = rule_book("de")
     assert german.rules == ()
