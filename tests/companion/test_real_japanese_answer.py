@@ -92,7 +92,6 @@ async def companion(start_companion, tmp_path):
 
 async def _verify(companion, pages: dict[str, str], language: str) -> tuple[list[dict], dict[str, dict]]:
     result = await (await companion.post("/v1/verify", _body(pages, language))).json()
-    Path(f"/tmp/ja_{language}_{len(pages[HELP])}.json").write_text(json.dumps(result, ensure_ascii=False))
     cited = [s for s in result["statements"] if s["judgment"] != "no_citation"]
     assert len(cited) >= 20, [s["text"] for s in result["statements"]]
     assert all(s["language"] == "ja" for s in cited), [s["text"] for s in cited if s["language"] != "ja"]
