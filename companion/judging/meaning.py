@@ -21,7 +21,8 @@ of them are". These checks read the window the model found most entailing:
   denial between the statement's words in its closest sentence ("found no link between taking
   velotran and the number of migraine attacks");
 - substituted: the source's sentence is a near copy of the statement with its last word put in
-  place of another ("made of puddled iron" for "made of steel");
+  place of another ("made of puddled iron" for "made of steel"); in Japanese, written without
+  spaces, with one short run of characters put in place of another anywhere ("黒い" for "白い");
 - reversed: the source's sentence closest to the statement restates most of its other words with
   a direction word turned round, where the text around it also holds the statement's word; or
   it puts the statement's subject on the other side of its verb ("was acquired by");
@@ -31,13 +32,13 @@ of them are". These checks read the window the model found most entailing:
   model's config.json).
 
 The cue words and which of these families run, with what effect, are data: one file per
-language in companion/judging/rules/ (English, French; rulebook.py reads them), each rule with an
+language in companion/judging/rules/ (English, French, Japanese; rulebook.py reads them), each rule with an
 id (`en.framed`) that the verdict names among its reasons (policy.py). A language with no file
 gets no rules. Each family is a small predicate over the claim's relation to a sentence
-(relation.py), computed once per claim and sentence. A rule stays
-only where it pays (docs/rules.md has the measurements): English ships framed, negated,
-negated_between, reversed and opposite, French substituted and negates; the other
-families stay here, measured and off, for a file that finds them paying. Pure.
+(relation.py), computed once per claim and sentence. A rule stays only where it pays
+(docs/rules.md has the measurements): English ships framed, negated, negated_between, reversed
+and opposite, French substituted and negates, Japanese substituted; the other families stay
+here, measured and off, for a file that finds them paying. Pure.
 """
 
 from __future__ import annotations
