@@ -82,9 +82,11 @@ def test_doctor_fails_a_model_whose_calibration_does_not_fit_the_code(tmp_path):
         (measured / name).symlink_to(shipped / name)
     config = json.loads((shipped / "config.json").read_text())
     config["languages"] = ["fr", "en", "es"]
-    config["language_figures"] = {"floor": 0.72, "figures": {"fr": {"figure": 0.74}, "es": {"figure": 0.66}}}
+    figures = {"fr": 0.74, "es": 0.66, "en-fr": 0.7, "fr-en": 0.75}
+    config["language_figures"] = {"floor": 0.72, "figures": {k: {"figure": f} for k, f in figures.items()}}
     (measured / "config.json").write_text(json.dumps(config))
     ran = _doctor(tmp_path, measured)
     assert ran.returncode == 0, ran.stdout
     assert "for fr, en loads" in ran.stdout
-    assert "measured per language: es 0.66 (under 0.72: not checked), fr 0.74" in ran.stdout
+    assert "measured per language: es 0.66 (under 0.72: not checked), fr 0.74;" in ran.stdout
+    assert "across languages (page-sentence): en-fr 0.70 (under 0.72: not checked), fr-en 0.75" in ran.stdout
