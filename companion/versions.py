@@ -55,6 +55,7 @@ JUDGE_MODULES = (
     # The rules are data (rulebook.py): each language's file is judging as much as code is.
     "judging/rules/en.json",
     "judging/rules/fr.json",
+    "judging/rules/ja.json",
     "model/folder",
     "model/infer",
     "pipeline",

@@ -7,7 +7,7 @@ and those of all its readable sources; a statement whose languages no model hold
 to a model that holds its own language (a multilingual one reads a French claim against an
 English page), and failing that to the default model, which is then named in the result as the
 one that judged it. A page in another language than its claim is read only where the model's
-figure across that pair of languages reaches the floor too (`_across`).
+figure across that pair of languages reaches the floor too (`_reads`).
 
 Models other than the default load on first use: an English-only user never pays for the
 multilingual model's memory or start-up.
@@ -62,13 +62,15 @@ class Judges:
         return [c.name for c in self.configs if c.name in self._judges]
 
     def choose(self, statement: Statement, sources: Mapping[str, SourceResult]) -> ModelConfig:
-        own = {s.document.language for c in statement.citations if (s := sources.get(c.url)) and s.document}
-        wanted = {statement.language} | own
+        claim = statement.language
+        pages = {s.document.language for c in statement.citations if (s := sources.get(c.url)) and s.document}
         for config in self.configs:
-            if wanted <= set(config.languages):
+            if all(self._reads(config, claim, page) for page in pages) and (
+                claim in config.languages or (pages and claim not in pages)
+            ):
                 return config
         for config in self.configs:
-            if statement.language in config.languages:
+            if claim in config.languages:
                 return config
         return self.configs[0]
 
@@ -87,10 +89,8 @@ class Judges:
             return StatementJudgment(statement, "not_checked", 0.0, False, per, (), (), 0)
         read, unread = self._by_language(sources)
         config = self.choose(statement, read)
-        read, across = self._across(config, statement.language, read)
-        if across:  # the pages left may be read by another model (an English one, for English pages)
-            config = self.choose(statement, read)
-            unread = {**unread, **across}
+        read, beyond = self._readable(config, statement.language, read)
+        unread = {**unread, **beyond}
         result = dataclasses.replace(
             self.judge_for(config).judge(statement, read), model=config.name, model_version=config.version
         )
@@ -112,7 +112,7 @@ class Judges:
             return result
         # The model that judged the statement looks for it elsewhere too: one scale per statement.
         config = next((c for c in self.configs if c.name == result.model), self.configs[0])
-        read = self._across(config, result.statement.language, self._by_language(sources)[0])[0]
+        read = self._readable(config, result.statement.language, self._by_language(sources)[0])[0]
         return self.judge_for(config).elsewhere(result, read, cited_by)
 
     @property
@@ -132,33 +132,48 @@ class Judges:
                 read[url] = source
         return read, unread
 
-    def _across(
+    def _readable(
         self, config: ModelConfig, claim: str, read: dict[str, SourceResult]
     ) -> tuple[dict[str, SourceResult], dict[str, str]]:
-        """Of the pages `read` in another language than the claim, those `config` was measured to
-        read across that pair of languages (its figure for "<page>-<claim>" at its floor), and why
-        each other one was not checked. A model that records no such figure was never measured
-        across languages and keeps reading them as before."""
-        if not config.measures_across:
-            return read, {}
+        """The pages of `read` that `config` reads a claim in `claim`'s language against, and why
+        each other one was not checked."""
         kept: dict[str, SourceResult] = {}
         unread: dict[str, str] = {}
         for url, source in read.items():
             page = source.document.language if source.document else claim
-            figure = config.across(page, claim)
-            if page == claim or (figure is not None and figure.checked):
+            if self._reads(config, claim, page):
                 kept[url] = source
-                continue
-            unread[url] = (
-                f"the page is in {NAMES.get(page, page)} and the sentence in {NAMES.get(claim, claim)}; "
-                + (
-                    f"CiteLens reads across them at {figure.figure:.2f} on held pairs, under the "
-                    f"{figure.floor:.2f} it needs"
-                    if figure is not None
-                    else "CiteLens has not measured how well it reads across them"
+            else:
+                unread[url] = (
+                    self._not_read("the answer", claim) if page == claim else self._not_across(claim, page)
                 )
-            )
         return kept, unread
+
+    @staticmethod
+    def _reads(config: ModelConfig, claim: str, page: str) -> bool:
+        """Whether `config` reads a claim in `claim` against a page in `page`. A model that
+        records figures across languages reads a page in another language only where that pair's
+        figure reaches its floor; one that records none reads any page in the languages it lists,
+        as it always has."""
+        if page == claim:
+            return claim in config.languages
+        if config.measures_across:
+            figure = config.across(page, claim)
+            return figure is not None and figure.checked
+        return {claim, page} <= set(config.languages)
+
+    def _not_across(self, claim: str, page: str) -> str:
+        pair = f"the page is in {NAMES.get(page, page)} and the sentence in {NAMES.get(claim, claim)}; "
+        figures = [f for c in self.configs if (f := c.across(page, claim)) is not None]
+        if figures:
+            best = max(figures, key=lambda f: f.figure)
+            return pair + (
+                f"CiteLens reads across them at {best.figure:.2f} on held pairs, "
+                f"under the {best.floor:.2f} it needs"
+            )
+        if any(c.measures_across for c in self.configs):
+            return pair + "CiteLens has not measured how well it reads across them"
+        return pair + "no model CiteLens ships reads both"
 
     def _not_read(self, what: str, language: str) -> str:
         names = sorted({NAMES.get(code, code) for code in self.languages}, key=lambda n: (n != "English", n))

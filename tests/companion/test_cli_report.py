@@ -141,31 +141,29 @@ def test_a_french_answer_names_the_model_that_judged_it(tmp_path, capsys, monkey
     assert report.count(f"    judged in French by citelens-e5-multilingual-nli {model['version']}\n") == 2
 
 
-KOELN = "https://de.example/koeln"
-_KOELN_PAGE = """<html lang="de"><body><article><p>Der Kölner Dom ist eine römisch-katholische Kirche
-in Köln. Er ist die Kathedrale des Erzbistums Köln.</p><p>Der Bau wurde 1248 begonnen und erst im
-Jahr 1880 fertiggestellt.</p></article></body></html>"""
+TOKYO = "https://ja.example/tokyo-tower"
+_TOKYO_PAGE = """<html lang="ja"><body><article>
+<p>東京タワーは東京都港区にある電波塔です。高さは333メートルです。</p>
+<p>建設は1957年に始まり、1958年に完成しました。</p></article></body></html>"""
 
 
-def test_a_german_answer_says_it_was_not_checked_and_why(tmp_path, capsys, monkeypatch):
-    """Issue 36 item 6.4: its page was read; the statements were not judged for their language."""
+def test_a_japanese_answer_says_it_was_not_checked_and_why(tmp_path, capsys, monkeypatch):
+    """Issue 36 item 6.4: its page was read; the statements were not judged for their language
+    (Japanese is under the multilingual model's floor, issue 39)."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     request = _request(
-        [
-            ("Der Kölner Dom ist eine römisch-katholische Kirche in Köln.", KOELN),
-            ("Er wurde im Jahr 1880 fertiggestellt.", KOELN),
-        ],
-        {KOELN: _KOELN_PAGE},
+        [("東京タワーは東京都港区にある電波塔です。", TOKYO), ("1958年に完成しました。", TOKYO)],
+        {TOKYO: _TOKYO_PAGE},
     )
     report = _verify(tmp_path, capsys, request)
     assert report.splitlines()[0] == "CiteLens — 2 statements, 1 source (no statement judged by a model)"
     assert "no statement cites a source that could be read" not in report
-    assert report.count("    not checked: German is not a language CiteLens judges yet") == 2
+    assert report.count("    not checked: Japanese is not a language CiteLens judges yet") == 2
     # Its language, and no model: the default's name on its line judged nothing (issue 39 item 5).
-    assert report.count("    in German, not judged by a model\n") == 2
+    assert report.count("    in Japanese, not judged by a model\n") == 2
     assert "citelens-minilm-nli" not in report and "citelens-e5-multilingual-nli" not in report
     assert report.rstrip().endswith(
-        "no recall or precision: not checked: German is not a language CiteLens judges yet"
+        "no recall or precision: not checked: Japanese is not a language CiteLens judges yet"
     )
 
 
