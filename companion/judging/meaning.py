@@ -27,7 +27,8 @@ of them are". These checks read the window the model found most entailing:
   a direction word turned round, where the text around it also holds the statement's word; or
   it puts the statement's subject on the other side of its verb ("was acquired by");
 - negation, for contradiction: a sentence of any on-topic window restates the statement with a
-  negation inside it (`restates_negated`), or the sentence about the claim negates it and the
+  negation inside it (`restates_negated`), or restates it as a myth and the next sentence negates
+  (`framed_refuted`), or the sentence about the claim negates it and the
   model reads that window as a contradiction (`negates`, its bar `negated_contradiction` in the
   model's config.json).
 
@@ -37,8 +38,8 @@ id (`en.framed`) that the verdict names among its reasons (policy.py). A languag
 gets no rules. Each family is a small predicate over the claim's relation to a sentence
 (relation.py), computed once per claim and sentence. A rule stays only where it pays
 (docs/rules.md has the measurements): English ships framed, negated, negated_between, reversed
-and opposite, French substituted and negates, Japanese substituted; the other families stay
-here, measured and off, for a file that finds them paying. Pure.
+and opposite, French substituted, negates and framed_refuted, Japanese substituted; the other
+families stay here, measured and off, for a file that finds them paying. Pure.
 """
 
 from __future__ import annotations
@@ -164,6 +165,11 @@ def window_findings(
     window (policy.py), `restates_negated` and `another_number`."""
     checks: dict[str, Callable[[], bool]] = {
         "negates": lambda: _negates(relator, sentences),
+        "framed_refuted": lambda: (
+            not relator.claim.negates
+            and not relator.claim.reports
+            and _framed_then_negated(relator, sentences)
+        ),
         "restates_negated": lambda: _restates_negated(relator, sentences),
         "another_number": lambda: _restates_another_number(relator, sentences, page_numbers),
     }
@@ -372,6 +378,19 @@ def _negates(relator: Relator, sentences: Sequence[Words]) -> bool:
     if closest.has("negation"):
         return True
     return closest.has("frame") and any(relator.relate(s).has("negation") for s in sentences[at + 1 : at + 2])
+
+
+def _framed_then_negated(relator: Relator, sentences: Sequence[Words]) -> bool:
+    """The sentence that restates the statement reports it as a myth or a saying, and the next
+    one negates ("On lit souvent qu'elle est visible depuis la Lune. C'est faux."): the source
+    refutes what it quotes, whether or not the model reads a contradiction."""
+    at = relator.closest(sentences)
+    quoted = relator.relate(sentences[at])
+    return (
+        quoted.restated
+        and quoted.has("frame")
+        and any(relator.relate(s).has("negation") for s in sentences[at + 1 : at + 2])
+    )
 
 
 def _restates_negated(relator: Relator, sentences: Sequence[Words]) -> bool:

@@ -64,7 +64,7 @@ class RuleBook:
 RULES_DIR = Path(__file__).resolve().parent / "rules"
 EFFECTS = ("hedge", "contradict", "contradict_with_model")
 FAMILIES = frozenset(
-    """framed framed_numbers negated negated_between substituted reversed passive_reversed
+    """framed framed_numbers framed_refuted negated negated_between substituted reversed passive_reversed
     scope_universal scope_only scope_part_of scope_partial opposite negates restates_negated
     another_number""".split()
 )

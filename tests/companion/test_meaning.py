@@ -25,6 +25,7 @@ _EFFECT = {
     "opposite": "contradict",
     "negates": "contradict_with_model",
     "restates_negated": "contradict",
+    "framed_refuted": "contradict",
     "another_number": "contradict",
 }
 
@@ -307,6 +308,24 @@ def test_the_cue_words_are_those_of_the_language():
 def test_a_japanese_near_copy_with_one_run_swapped_is_caught(statement, source, swapped):
     assert ("substituted" in kinds(statement, source, "ja")) == swapped
     assert [r.id for r in rule_book("ja").rules] == ["ja.substituted"]
+
+
+@pytest.mark.parametrize(
+    ("source", "refuted"),
+    [
+        ("On lit souvent que la tour est visible depuis la Lune. C'est faux.", True),
+        ("On dit que la tour est visible depuis la Lune. Les astronautes ne la voient pas.", True),
+        # The myth is not negated, or the negation comes before it: no refutation of it.
+        ("On lit souvent que la tour est visible depuis la Lune. Elle mesure 330 mètres.", False),
+        ("Ce n'est pas un secret. On dit que la tour est visible depuis la Lune.", False),
+        # The page says it plainly and then negates something else: no frame, no refutation.
+        ("La tour est visible depuis la Lune. Elle n'est pas peinte en rouge.", False),
+    ],
+)
+def test_a_myth_quoted_then_negated_is_a_refutation_in_french(source, refuted):
+    statement = "La tour est visible depuis la Lune."
+    assert _fires("framed_refuted", statement, source, "fr") == refuted
+    assert not _fires("framed_refuted", "On dit que la tour est visible depuis la Lune.", source, "fr")
 
 
 def test_a_language_without_a_rules_file_gets_no_rules():
