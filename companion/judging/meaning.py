@@ -162,7 +162,7 @@ def window_findings(
 ) -> tuple[Rule, ...]:
     """The contradiction rules that fire on one window of a source (the judge reads only on-topic
     windows): `negates`, whose finding counts only with the model's contradiction on the same
-    window (policy.py), `restates_negated` and `another_number`."""
+    window (policy.py), `framed_refuted`, `restates_negated` and `another_number`."""
     checks: dict[str, Callable[[], bool]] = {
         "negates": lambda: _negates(relator, sentences),
         "framed_refuted": lambda: (
