@@ -31,6 +31,9 @@ through the policy that runs (policy.decide_statement), so the figures describe 
   opposite (the first version of this rule broke ties towards the higher bar, which turned the
   veto off for a model whose curve was flat: the model card says so). The mean balanced
   accuracy with the NLI pairs beside them is recorded for each bar (`conflict_curve`);
+- with a cascade (issue 37), every bar above is the reader's; the windows the reader leaves to the
+  fast model are compared with the fast model's own bars, fitted by the same rules on its own
+  readings: `fast_contradiction` on SNLI, then `fast_conflict` last;
 and writes them into <model>/config.json. The held parts stay untouched for reporting; SNLI test
 accuracy is an argmax figure that no threshold touches.
 
@@ -205,6 +208,8 @@ def fit(
         negated_contradiction=fixed.negated_contradiction,
         elsewhere_entailment=fixed.elsewhere_entailment,
         entailment_floor=fixed.entailment_floor,
+        fast_contradiction=fixed.fast_contradiction,
+        fast_conflict=fixed.fast_conflict,
     )
     grid = np.round(np.arange(0.05, 0.96, 0.01), 2)
     claims = np.round(np.arange(0.3, 0.96, 0.05), 2)
@@ -258,16 +263,21 @@ CONFLICT_COST = 0.005
 
 
 def conflict_bar(
-    sets: Sequence[Sequence[tuple[ClaimFacts | None, str]]], combiner: Combiner, t: Thresholds
+    sets: Sequence[Sequence[tuple[ClaimFacts | None, str]]],
+    combiner: Combiner,
+    t: Thresholds,
+    fast: bool = False,
 ) -> Thresholds:
     """`t` with the conflict bar of the module docstring's rule (never above the contradiction
-    bar, where a window's reading contradicts the claim outright)."""
-    off = mean_ba(sets, combiner, dataclasses.replace(t, conflict=1.01))
-    bars = [b for b in CONFLICT_BARS if b >= 1 or b <= t.contradiction]
+    bar, where a window's reading contradicts the claim outright); with `fast`, the bar for the
+    windows a cascade's fast model alone read, on its scale (Thresholds.fast_conflict)."""
+    name, contradiction = ("fast_conflict", t.fast_contradiction) if fast else ("conflict", t.contradiction)
+    off = mean_ba(sets, combiner, dataclasses.replace(t, **{name: 1.01}))
+    bars = [b for b in CONFLICT_BARS if b >= 1 or b <= (contradiction or 1.0)]
     affordable = [
-        b for b in bars if mean_ba(sets, combiner, dataclasses.replace(t, conflict=b)) >= off - CONFLICT_COST
+        b for b in bars if mean_ba(sets, combiner, dataclasses.replace(t, **{name: b})) >= off - CONFLICT_COST
     ]
-    return dataclasses.replace(t, conflict=min(affordable))
+    return dataclasses.replace(t, **{name: min(affordable)})
 
 
 def conflict_curve(
@@ -317,26 +327,41 @@ def main() -> None:
     args = parser.parse_args()
 
     nli = OnnxNLI(args.model, cache_pairs=5_000_000)
-    # With a cascade (issue 37) the reader's readings are the ones the bars are read on.
+    # With a cascade (issue 37) the reader's readings are the ones the bars are read on, and the
+    # windows the reader leaves to the fast model are read with the fast model's own bars.
     reader = load_reader(nli.config, cache_pairs=5_000_000)
-    contradiction = contradiction_bar(reader or nli, read_rows(args.snli)[args.snli_skip :])
-    # The readings depend on the contradiction bar alone (a window past it is read again with the
-    # page's other sentences about the claim); everything else is fitted on them below.
+    snli = read_rows(args.snli)[args.snli_skip :]
+    contradiction = contradiction_bar(reader or nli, snli)
+    fast = contradiction_bar(nli, snli) if reader else None
+    # The readings depend on the contradiction bars alone (a window past one is read again with
+    # the page's other sentences about the claim); everything else is fitted on them below.
     base = dataclasses.replace(
         nli.config,
         combiner_weights=(),
-        thresholds=dataclasses.replace(nli.config.thresholds, contradiction=contradiction),
+        thresholds=dataclasses.replace(
+            nli.config.thresholds, contradiction=contradiction, fast_contradiction=fast
+        ),
     )
-    # Read as if the conflict bar were its lowest candidate, so that every window it could veto on
-    # is read again with the page's context as at run time; the fits below start with it off.
+    # Read as if the conflict bars were their lowest candidate, so that every window they could
+    # veto on is read again with the page's context as at run time; the fits below start with
+    # them off.
+    lowest = min(CONFLICT_BARS)
     judge = Judge(
         nli,
         dataclasses.replace(
-            base, thresholds=dataclasses.replace(base.thresholds, conflict=min(CONFLICT_BARS))
+            base,
+            thresholds=dataclasses.replace(
+                base.thresholds, conflict=lowest, fast_conflict=lowest if reader else None
+            ),
         ),
         reader=reader,
     )
-    base = dataclasses.replace(base, thresholds=dataclasses.replace(base.thresholds, conflict=1.01))
+    base = dataclasses.replace(
+        base,
+        thresholds=dataclasses.replace(
+            base.thresholds, conflict=1.01, fast_conflict=1.01 if reader else None
+        ),
+    )
     names = ("attributionbench", "wice")
     sets = [collect(judge, fmt, read_rows(args.splits / f"{fmt}.{args.part}.jsonl")) for fmt in names]
 
@@ -363,6 +388,10 @@ def main() -> None:
         chosen, thresholds=dataclasses.replace(chosen.thresholds, contradiction_ceiling=best)
     )
     chosen = dataclasses.replace(chosen, thresholds=conflict_bar(sets, combiner, chosen.thresholds))
+    if reader:
+        chosen = dataclasses.replace(
+            chosen, thresholds=conflict_bar(sets, combiner, chosen.thresholds, fast=True)
+        )
     x, y, w = design(sets)
     _, out_of_fold = choose_l2(x, y, w)
     brier, ece = calibration_error(out_of_fold, y, w)
@@ -370,7 +399,7 @@ def main() -> None:
 
     config_path = args.model / "config.json"
     config = json.loads(config_path.read_text())
-    config["thresholds"] = dataclasses.asdict(chosen.thresholds)
+    config["thresholds"] = {k: v for k, v in dataclasses.asdict(chosen.thresholds).items() if v is not None}
     config["combiner"] = {
         "features": list(FEATURES),
         "features_version": features_version(judge.retrieval, judge.judging),

@@ -114,10 +114,21 @@ class Judge:
                 )
             )
         self.nli = nli
-        c = model.cascade
-        self.reread = Reread(reader, c.windows, c.contradiction, c.against, c.gate) if c and reader else None
         self.model = model
         self.thresholds = model.thresholds
+        c = model.cascade
+        self.reread = (
+            Reread(
+                reader,
+                c.windows,
+                c.contradiction,
+                c.against,
+                c.gate,
+                self.thresholds.of_fast_model().recheck_at,
+            )
+            if c and reader
+            else None
+        )
         self.retrieval = retrieval or Retrieval()
         self.judging = judging or Judging()
         self.rules = rules
@@ -149,7 +160,7 @@ class Judge:
             [(c.url, d, c.hint) for c, d in readable],
             self.retrieval,
             self.judging,
-            self._recheck_at,
+            self.thresholds.recheck_at,
             self.reread,
         )
         # The rules read the statement as written, each of its sentences related once.
@@ -252,7 +263,7 @@ class Judge:
             self.retrieval,
             self.judging,
             language=claims.language,
-            recheck_at=self._recheck_at,
+            recheck_at=self.thresholds.recheck_at,
             reread=self.reread,
         )
         found = []
@@ -269,12 +280,6 @@ class Judge:
         found.sort(key=lambda f: (f.judgment != "complete_support", -f.score, f.url))
         return dataclasses.replace(result, found_elsewhere=tuple(found))
 
-    @property
-    def _recheck_at(self) -> float:
-        """Where a window's contradiction is read again with the page's other sentences about the
-        claim: the lower of the contradiction and the conflict bars."""
-        return min(self.thresholds.contradiction, self.thresholds.conflict)
-
     # --- readings -------------------------------------------------------------------------------
 
     def _source_facts(self, relator: Relator, reading: SourceReading) -> SourceFacts:
@@ -285,10 +290,11 @@ class Judge:
         another sentence."""
         found = source_findings(relator, reading)
         windows = tuple(
-            WindowFacts(score.contradiction, confirmed, rules, swapped)
-            for score, confirmed, (rules, swapped) in zip(
+            WindowFacts(score.contradiction, confirmed, rules, swapped, fast)
+            for score, confirmed, fast, (rules, swapped) in zip(
                 (s for s, t in zip(reading.window_scores, reading.on_topic) if t),
                 (c for c, t in zip(reading.confirmed, reading.on_topic) if t),
+                (f for f, t in zip(reading.fast, reading.on_topic) if t),
                 found.windows,
                 strict=True,
             )
@@ -307,18 +313,22 @@ class Judge:
     def _read_otherwise(self, reading: SourceReading) -> frozenset[int]:
         """The sentences the model reads as the opposite of the claim: each sentence read by the
         shortest on-topic window that holds it (a one-sentence window is that sentence's own
-        reading), at the conflict bar or the contradiction bar, whichever is lower. Those the
-        wording does are meaning.py's (`worded_opposite`)."""
-        shortest: dict[int, tuple[int, float]] = {}
-        for window, score, on_topic in zip(reading.windows, reading.window_scores, reading.on_topic):
+        reading), at the conflict bar or the contradiction bar, whichever is lower, of the model
+        that read that window. Those the wording does are meaning.py's (`worded_opposite`)."""
+        fast_bar = self.thresholds.of_fast_model().recheck_at
+        shortest: dict[int, tuple[int, float, float]] = {}
+        for window, score, on_topic, fast in zip(
+            reading.windows, reading.window_scores, reading.on_topic, reading.fast
+        ):
             if not on_topic:
                 continue
             size = window.last - window.first
+            bar = fast_bar if fast else self.thresholds.recheck_at
             for i in range(window.first, window.last + 1):
                 known = shortest.get(i)
                 if known is None or (size, -score.contradiction) < (known[0], -known[1]):
-                    shortest[i] = (size, score.contradiction)
-        return frozenset(i for i, (_, contradiction) in shortest.items() if contradiction >= self._recheck_at)
+                    shortest[i] = (size, score.contradiction, bar)
+        return frozenset(i for i, (_, contradiction, bar) in shortest.items() if contradiction >= bar)
 
     def _together(
         self, claim: Claim, readings: Sequence[SourceReading], joint: Entailment | None

@@ -75,6 +75,9 @@ class WindowFacts:
     # Where a sentence restates the claim with another number: (the claim's, the source's), as
     # written; the verdict's reason names both.
     numbers: tuple[str, str] | None = None
+    # The cascade's fast model read it and the reader did not: its readings are on the fast
+    # model's scale, and are compared with the fast model's bars (Thresholds.of_fast_model).
+    fast: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +167,7 @@ def against(source: SourceFacts, t: Thresholds) -> tuple[str, ...]:
     """The reasons this source contradicts the claim; empty where it does not."""
     found = [f"rule:{r}" for r in source.contradictions]
     for window in source.windows:
-        if min(window.contradiction, window.confirmed) >= t.contradiction:
+        if min(window.contradiction, window.confirmed) >= _bars(window, t).contradiction:
             found.append("model.contradiction")
         for rule in window.rules:
             if rule.effect == "contradict" or (
@@ -180,11 +183,16 @@ def conflicting(source: SourceFacts, t: Thresholds) -> tuple[str, ...]:
     the claim's names, as for a contradiction), or a sentence that restates the claim negated or
     with another value; empty where neither."""
     found = []
-    if any(min(window.contradiction, window.confirmed) >= t.conflict for window in source.windows):
+    if any(min(w.contradiction, w.confirmed) >= _bars(w, t).conflict for w in source.windows):
         found.append("model.conflicting_reading")
     if source.worded_opposite:
         found.append("wording.says_otherwise")
     return tuple(found)
+
+
+def _bars(window: WindowFacts, t: Thresholds) -> Thresholds:
+    """The bars on the scale of the model that read the window."""
+    return t.of_fast_model() if window.fast else t
 
 
 def details(sources: Sequence[SourceFacts]) -> dict[str, dict[str, str]]:

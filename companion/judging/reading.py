@@ -74,6 +74,9 @@ class SourceReading:
     # The sentences (a window's, or the joined top ones) the model found most entailing, as the
     # Document split them: the rules read these, never a re-split of the joined text.
     most_entailing: tuple[int, ...]
+    # Per window: the cascade's fast model read it and the reader did not (all False without a
+    # cascade), so its readings are on the fast model's scale (policy.WindowFacts.fast).
+    fast: tuple[bool, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +103,9 @@ class Reread:
     contradiction: float
     against: int = 1
     gate: float = 0.0
+    # Where a window the reader did not re-read is read again with the page's context: the fast
+    # model's own bar (model.folder.Thresholds.of_fast_model); None, the reader's.
+    fast_recheck_at: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +154,7 @@ def read_statement(
         read_atoms = tuple(_readings(nli, plans, scores, judging, language, None) for plans in atoms)
         return StatementReadings(sources, next(scores) if joint else None, read_atoms)
     decided, merged, joint_score = _reread(reread, own, scores, judging, language, joint)
-    sources = _readings(nli, decided, merged, judging, language, recheck_at, reread.reader)
+    sources = _readings(nli, decided, merged, judging, language, recheck_at, reread)
     read_atoms = tuple(_readings(nli, plans, scores, judging, language, None) for plans in atoms)
     return StatementReadings(sources, joint_score, read_atoms)
 
@@ -174,7 +180,7 @@ def read_sources(
     if reread is None:
         return _readings(nli, plans, scores, judging, language, recheck_at)
     decided, merged, _ = _reread(reread, plans, scores, judging, language, None)
-    return _readings(nli, decided, merged, judging, language, recheck_at, reread.reader)
+    return _readings(nli, decided, merged, judging, language, recheck_at, reread)
 
 
 def glimpse(
@@ -305,10 +311,10 @@ def _readings(
     judging: Judging,
     language: str,
     recheck_at: float | None,
-    reader: NLIBackend | None = None,
+    reread: Reread | None = None,
 ) -> dict[str, SourceReading]:
     """The plans' SourceReadings from their scores in _pairs' order; a window is rechecked
-    (_rechecked) by the `reader` where the reader read it, by `nli` elsewhere."""
+    (_rechecked) by the cascade's reader where the reader read it, by `nli` elsewhere."""
     own, joined_scores = _scores(plans, scores)
     on_topic = [
         tuple(
@@ -317,7 +323,7 @@ def _readings(
         )
         for plan in plans
     ]
-    confirmed = _rechecked(nli, reader, plans, own, on_topic, language, recheck_at)
+    confirmed = _rechecked(nli, reread, plans, own, on_topic, language, recheck_at)
     readings: dict[str, SourceReading] = {}
     for plan, window_scores, joined_score, topical, checked in zip(
         plans, own, joined_scores, on_topic, confirmed, strict=True
@@ -351,13 +357,14 @@ def _readings(
             _most_entailing(
                 plan.windows, window_scores, plan.top, joined_score, decided, plan.joined_decided
             ),
+            tuple(not d for d in decided) if plan.decided is not None else (False,) * len(plan.windows),
         )
     return readings
 
 
 def _rechecked(
     nli: NLIBackend,
-    reader: NLIBackend | None,
+    reread: Reread | None,
     plans: Sequence[_Plan],
     scores: Sequence[tuple[Entailment, ...]],
     on_topic: Sequence[tuple[bool, ...]],
@@ -367,20 +374,22 @@ def _rechecked(
     """Each window's contradiction, read again with the page's sentences that give the claim's
     dates and names it lacks where it is on topic and reaches `bar`: a window refutes what the
     page says, not what the page says elsewhere. Read again by the model that read the window
-    (the cascade's `reader` for the windows it re-read): one scale per window."""
+    (the cascade's reader for the windows it re-read), and at that model's bar: one scale per
+    window."""
     confirmed = [[s.contradiction for s in own] for own in scores]
     again: dict[bool, list[tuple[int, int, tuple[str, str]]]] = {False: [], True: []}
+    fast_bar = bar if reread is None or reread.fast_recheck_at is None else reread.fast_recheck_at
     for p, (plan, own, topical) in enumerate(zip(plans, scores, on_topic)):
         decided = plan.decided or (False,) * len(plan.windows)
         for w, (window, score, about) in enumerate(zip(plan.windows, own, topical)):
-            if bar is not None and about and score.contradiction >= bar:
+            by_reader = reread is not None and decided[w]
+            at = bar if by_reader or bar is None else fast_bar
+            if at is not None and about and score.contradiction >= at:
                 context = given_elsewhere(plan.document, window, plan.claim, language)
                 if context:
-                    again[reader is not None and decided[w]].append(
-                        (p, w, (f"{context} {window.text}", plan.claim.text))
-                    )
+                    again[by_reader].append((p, w, (f"{context} {window.text}", plan.claim.text)))
     for by_reader, todo in again.items():
-        backend = reader if by_reader and reader is not None else nli
+        backend = reread.reader if by_reader and reread is not None else nli
         for (p, w, _), score in zip(todo, backend.score([pair for _, _, pair in todo]) if todo else []):
             confirmed[p][w] = score.contradiction
     return [tuple(c) for c in confirmed]

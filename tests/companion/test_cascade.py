@@ -15,7 +15,7 @@ from companion.config import Judging, Retrieval
 from companion.errors import ModelUnavailable
 from companion.judging.judge import Judge
 from companion.judging.judges import model_dirs
-from companion.judging.reading import Reread, read_sources
+from companion.judging.reading import Reread, SourceReading, read_sources
 from companion.model.folder import Cascade, default_model_dir, load_config
 from companion.records import Citation, Entailment, SourceResult
 from companion.service.runtime import build_judge
@@ -189,6 +189,44 @@ def test_a_window_the_reader_read_is_rechecked_by_the_reader_with_the_page_aroun
     again = reader.pairs[len(reader_alone.pairs) :]
     assert again and all(p.endswith("not of steel.") and "1889" in p for p, _ in again)
     assert fast.pairs == fast_alone.pairs
+
+
+def test_the_windows_left_to_the_fast_model_are_marked_and_rechecked_at_its_own_bar():
+    claim = "The tower of the 1889 World's Fair is made of steel."
+    document = document_from_text("https://example.org/eiffel", "", PAGE)
+
+    def run(fast_recheck_at: float | None) -> tuple[SourceReading, ScriptedNLI, ScriptedNLI]:
+        fast = ScriptedNLI(
+            [
+                ("Visitors climb", claim, Entailment(0.3, 0.6, 0.1)),  # the most entailing text
+                ("not of steel", claim, Entailment(0.02, 0.1, 0.88)),
+                ("puddled iron", claim, Entailment(0.0, 0.2, 0.8)),
+            ]
+        )
+        reader = ScriptedNLI([("not of steel", claim, Entailment(0.01, 0.02, 0.97))])
+        readings = read_sources(
+            fast,
+            analyse(claim, "en"),
+            [(document.url, document, "")],
+            Retrieval(),
+            Judging(),
+            recheck_at=0.5,
+            reread=Reread(reader, windows=1, contradiction=0.5, against=1, fast_recheck_at=fast_recheck_at),
+        )
+        return readings[document.url], fast, reader
+
+    reading, fast, reader = run(0.85)
+    # The windows the reader did not re-read keep the fast model's reading, and are marked so.
+    asked = {p for p, _ in reader.pairs}
+    assert reading.fast == tuple(w.text not in asked for w in reading.windows)
+    assert any(reading.fast) and not all(reading.fast)
+    # A window the fast model alone read is read again with the page's 1889 where it reaches the
+    # fast model's own bar (0.85): its 0.88 does, its 0.8 does not; at the reader's bar (0.5), both.
+    read_once = len(reading.windows) + 1  # every window and the joined top sentences
+    again = [p for p, _ in fast.pairs[read_once:]]
+    assert again and all("1889" in p and "not of steel" in p for p in again)
+    _, fast, _ = run(None)
+    assert any("1889" in p and "puddled iron" in p for p, _ in fast.pairs[read_once:])
 
 
 def test_a_source_the_fast_model_reads_as_no_support_anywhere_is_left_to_it():

@@ -235,3 +235,38 @@ def test_numbers_that_disagree_contradict_and_the_reason_names_both():
     assert verdict.judgment == "no_support" and verdict.contradicted
     assert verdict.reasons[0] == "rule:en.another_number"
     assert verdict.details == {"rule:en.another_number": {"claim": "2,000", "source": "4,500"}}
+
+
+# --- issue 37: in a cascade, each window is read on the scale of the model that read it -----------
+
+CASCADE = dataclasses.replace(
+    VETO, contradiction=0.7, conflict=0.5, fast_contradiction=0.94, fast_conflict=0.8
+)
+
+
+@pytest.mark.parametrize(
+    ("window", "judgment"),
+    [
+        # the reader's 0.75 reaches its own contradiction bar; the fast model's 0.75 not even its conflict bar
+        (WindowFacts(0.75, 0.75), "no_support"),
+        (WindowFacts(0.75, 0.75, fast=True), "complete_support"),
+        # the fast model's 0.85: over its conflict bar, under its contradiction bar
+        (WindowFacts(0.85, 0.85, fast=True), "partial_support"),
+        (WindowFacts(0.96, 0.96, fast=True), "no_support"),
+        # the reader's 0.6: a conflicting reading on its scale
+        (WindowFacts(0.6, 0.6), "partial_support"),
+    ],
+)
+def test_a_window_is_compared_with_the_bars_of_the_model_that_read_it(window, judgment):
+    facts = _facts(0.95, windows=(WindowFacts(0.01, 0.01), window))
+    assert decide_statement(facts, COMBINER, CASCADE).judgment == judgment
+    # Without fast bars (one model, or a cascade fitted before them) every window reads on one scale.
+    one = dataclasses.replace(CASCADE, fast_contradiction=None, fast_conflict=None)
+    assert (
+        decide_statement(facts, COMBINER, one).judgment
+        == decide_statement(
+            _facts(0.95, windows=(WindowFacts(0.01, 0.01), dataclasses.replace(window, fast=False))),
+            COMBINER,
+            CASCADE,
+        ).judgment
+    )
