@@ -38,24 +38,30 @@ DATA = HERE / "runs" / "splits" / "multilingual"
 LABELS = {"entailment", "neutral", "contradiction"}
 
 
-def held_rows(language: str, rows: int, data: Path = DATA, part: str = "held") -> tuple[list[dict], str]:
-    """The language's held part (or another part: `calib`), labelled 3-way or 2-way, its first
-    `rows` rows."""
+def held_rows(
+    language: str, rows: int, data: Path = DATA, part: str = "held", skip: int = 0
+) -> tuple[list[dict], str]:
+    """The language's held part (or another part: `calib`), labelled 3-way or 2-way: `rows` rows
+    after the first `skip` (rows a figure has read already)."""
     path = data / f"{language}.{part}.jsonl"
     if not path.exists():
         raise SystemExit(f"no held part for {language!r} in {data}: run scripts/multilingual_splits.py")
     found = [r for r in read_rows(path) if r.get("label") in LABELS | {"not_entailment"}]
-    held = [{**r, "label": "neutral" if r["label"] == "not_entailment" else r["label"]} for r in found][:rows]
+    labelled = [{**r, "label": "neutral" if r["label"] == "not_entailment" else r["label"]} for r in found]
+    held = labelled[skip : skip + rows]
     sources = sorted({r.get("source", "?") for r in held})
-    return held, f"{'+'.join(sources)} {part} part (grouped by premise), first {len(held)} rows"
+    which = f"rows {skip + 1}-{skip + len(held)}" if skip else f"first {len(held)} rows"
+    return held, f"{'+'.join(sources)} {part} part (grouped by premise), {which}"
 
 
-def measure(model: Path, languages: list[str], rows: int, data: Path = DATA) -> dict[str, dict]:
+def measure(
+    model: Path, languages: list[str], rows: int, data: Path = DATA, skip: int = 0
+) -> dict[str, dict]:
     nli = OnnxNLI(model)
     judge = Judge(nli, nli.config, reader=load_reader(nli.config))
     figures = {}
     for language in languages:
-        held, described = held_rows(language, rows, data)
+        held, described = held_rows(language, rows, data, skip=skip)
         preds, _ = run(judge, "snli", held)
         found = metrics("snli", held, preds)
         figure = found["judge_balanced_accuracy_2way"]
@@ -66,38 +72,50 @@ def measure(model: Path, languages: list[str], rows: int, data: Path = DATA) -> 
     return figures
 
 
-def fit_languages(model: Path, languages: list[str], rows: int, data: Path = DATA) -> dict[str, dict]:
+def fit_languages(
+    model: Path, languages: list[str], rows: int, data: Path = DATA, smooth: float = 0.0
+) -> dict[str, dict]:
     """Per language, the `complete` bar that gives the best entail-vs-rest balanced accuracy on its
     calibration part, read through the policy (scripts/calibrate.py), the model's other bars kept
-    (ties: the value nearest the model's own). `partial` keeps the model's ratio to `complete`, an
-    approximation: these parts have no partial-support labels to fit it on."""
+    (ties: the value nearest the model's own; with `smooth`, the curve averaged over that
+    distance on either side of each bar first). `partial` keeps the model's ratio to `complete`,
+    an approximation: these parts have no partial-support labels to fit it on."""
     nli = OnnxNLI(model)
     judge = Judge(nli, nli.config, reader=load_reader(nli.config))
     base = nli.config.thresholds
     fitted = {}
     for language in languages:
         calib, described = held_rows(language, rows, data, part="calib")
-        complete = best_complete(collect(judge, "snli", calib), judge.combiner, base)
+        complete = best_complete(collect(judge, "snli", calib), judge.combiner, base, smooth)
         fitted[language] = {
             "complete": complete,
             "partial": round(complete * base.partial / base.complete, 2),
-            "data": described,
+            "data": described + (f", curve averaged over +-{smooth}" if smooth else ""),
         }
         print(f"{language}: complete {complete} (model's {base.complete}) on {described}", flush=True)
     return fitted
 
 
-def best_complete(read: list, combiner: Combiner, base: Thresholds) -> float:
+def best_complete(read: list, combiner: Combiner, base: Thresholds, smooth: float = 0.0) -> float:
     """The `complete` bar, from 0.05 to 0.95, with the best entail-vs-rest balanced accuracy on
-    `read` (calibrate.collect's facts and gold labels); ties go to the one nearest `base`'s."""
+    `read` (calibrate.collect's facts and gold labels); ties go to the one nearest `base`'s. With
+    `smooth`, each bar's figure is the mean over the bars within `smooth` of it: on a flat, noisy
+    curve the argmax of single bars lands anywhere (0.3.0's Japanese bar, the e5 card)."""
     gold = [g == "entailment" for _, g in read]  # NLI rows: the label is the pair's (datasets.examples)
+    bars = [round(0.05 + 0.01 * i, 2) for i in range(91)]
 
-    def score(complete: float) -> tuple[float, float]:
+    def figure(complete: float) -> float:
         t = dataclasses.replace(base, complete=complete, partial=min(base.partial, complete))
         said = [label == "complete_support" for label in labels(read, combiner, t)]
-        return balanced_accuracy(gold, said), -abs(complete - base.complete)
+        return balanced_accuracy(gold, said)
 
-    return max((round(0.05 + 0.01 * i, 2) for i in range(91)), key=score)
+    curve = {bar: figure(bar) for bar in bars}
+
+    def score(bar: float) -> tuple[float, float]:
+        near = [curve[b] for b in bars if abs(b - bar) <= smooth + 1e-9]
+        return sum(near) / len(near), -abs(bar - base.complete)
+
+    return max(bars, key=score)
 
 
 def write_thresholds(model: Path, fitted: dict[str, dict]) -> None:
@@ -127,14 +145,20 @@ def main() -> None:
     parser.add_argument("--model", type=Path, required=True)
     parser.add_argument("--languages", nargs="+", required=True)
     parser.add_argument("--rows", type=int, default=400)
+    parser.add_argument("--skip", type=int, default=0, help="held rows a figure has read already")
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument(
         "--calibrate", action="store_true", help="first fit each language's bars on its calibration part"
     )
+    parser.add_argument("--calib-rows", type=int, help="calibration rows to fit on (default: --rows)")
+    parser.add_argument("--smooth", type=float, default=0.0, help="average the fitted curve over +-this")
     args = parser.parse_args()
     if args.calibrate:
-        write_thresholds(args.model, fit_languages(args.model, args.languages, args.rows, args.data))
-    write(args.model, measure(args.model, args.languages, args.rows, args.data))
+        fitted = fit_languages(
+            args.model, args.languages, args.calib_rows or args.rows, args.data, args.smooth
+        )
+        write_thresholds(args.model, fitted)
+    write(args.model, measure(args.model, args.languages, args.rows, args.data, args.skip))
 
 
 if __name__ == "__main__":
