@@ -120,6 +120,9 @@ def test_the_held_part_is_grouped_and_the_script_writes_what_the_judge_measured(
     multilingual_splits.main(["--out", str(splits)])
     rows, described = held_rows("es", 8, splits)
     assert len(rows) == 8 and described == "xnli held part (grouped by premise), first 8 rows"
+    # Rows a figure has read already are skipped, and the figure says which rows it read.
+    later, described = held_rows("es", 8, splits, skip=4)
+    assert later[:4] == rows[4:] and described == "xnli held part (grouped by premise), rows 5-12"
     assert {r["label"] for r in rows} <= {"entailment", "neutral", "contradiction"}
     # Grouped by the English premise: no premise of the held part is trained on, in any language.
     english_held = {r["premise"] for r in read_rows(splits / "en.held.jsonl")}
@@ -207,3 +210,14 @@ def test_a_language_s_bar_is_fitted_on_entailment_against_the_rest(tmp_path: Pat
     # and far better than chance (a bar above every score would judge nothing complete: 0.5).
     assert all(ba(bar) >= ba(c) for c in (0.1, 0.3, 0.5, 0.7, 0.9))
     assert ba(bar) > 0.6
+    # Smoothed, the bar is the best of the curve averaged over its neighbours: it need not be the
+    # single best bar, but no bar's neighbourhood reads better on average.
+    smooth = best_complete(read, judge.combiner, nli.config.thresholds, smooth=0.05)
+    bars = [round(0.05 + 0.01 * i, 2) for i in range(91)]
+    curve = {b: ba(b) for b in bars}
+
+    def near(b: float) -> float:
+        around = [curve[c] for c in bars if abs(c - b) <= 0.05 + 1e-9]
+        return sum(around) / len(around)
+
+    assert all(near(smooth) >= near(b) - 1e-12 for b in bars)
