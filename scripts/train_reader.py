@@ -22,6 +22,15 @@ outside checkpoint, when the machine kept it, resumes exactly.
 
 The finished reader, LoRA merged into the weights, is written to runs/<name>/final for
 scripts/export_model.py; the adapters alone (a few MB) to models/training/<name>/.
+
+A student (issue 37 item 3) trains the same way on the same plan, from a small base (the shipped
+fast model rebuilt in fp32 by scripts/onnx_to_torch.py, all its layers), with --teacher-probs: the
+reader's probabilities over the plan's pairs (scripts/teacher_probs.py), learned beside the gold
+labels (train_nli.distill_loss, --distill-weight of the loss):
+
+    python scripts/train_reader.py --base runs/minilm-fp32 --layers 6 --rank 32 --name minilm-student \\
+        --teacher-probs models/training/mpnet8-reader/teacher --commit
+
 Needs torch, transformers and peft (the `train` extra).
 """
 
@@ -38,6 +47,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import torch
 from peft import LoraConfig, get_peft_model
 from safetensors.torch import load_file, save_file
@@ -46,7 +56,7 @@ from transformers import AutoModelForSequenceClassification, AutoTokenizer
 HERE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(HERE))
 from scripts.citation_pairs import LABELS, citation_pairs, synthetic_pairs  # noqa: E402
-from scripts.train_nli import batches, encode, mixed_pairs, nli_loss  # noqa: E402
+from scripts.train_nli import batches, distill_loss, encode, mixed_pairs, nli_loss  # noqa: E402
 
 Pair = tuple[str, str, int]
 
@@ -64,8 +74,12 @@ MIX = (
     ("nli_extra/hans_generated.jsonl.gz", 2000),
     ("snli/train_100k.jsonl.gz", 20000),
 )
-# Every projection inside the kept encoder layers; the head trains whole.
-LORA_TARGETS = r".*encoder\.layer\.\d+\.(attention\.attn\.(q|k|v|o)|intermediate\.dense|output\.dense)"
+# Every projection inside the kept encoder layers (MPNet's names, and BERT's for a student); the
+# head trains whole.
+LORA_TARGETS = (
+    r".*encoder\.layer\.\d+\.(attention\.attn\.(q|k|v|o)|attention\.self\.(query|key|value)"
+    r"|attention\.output\.dense|intermediate\.dense|output\.dense)"
+)
 
 
 @dataclass(frozen=True)
@@ -90,6 +104,21 @@ def make_plan(args: argparse.Namespace) -> Plan:
         for premise, hypothesis_text, label in batch:
             digest.update(f"{premise}\t{hypothesis_text}\t{label}\n".encode())
     return Plan(plan, digest.hexdigest()[:16])
+
+
+def teacher_logits(folder: Path, plan: Plan) -> list[torch.Tensor]:
+    """Per batch of the plan, the teacher's log-probabilities (scripts/teacher_probs.py), refused
+    unless they were read on this very plan."""
+    meta = json.loads((folder / "probs.json").read_text())
+    if meta["plan"] != plan.fingerprint:
+        raise SystemExit(
+            f"{folder}: the probabilities were read on plan {meta['plan']}, not {plan.fingerprint}"
+        )
+    probs = torch.from_numpy(np.load(folder / "probs.npy").astype(np.float32))
+    sizes = [len(b) for b in plan.batches]
+    if len(probs) != sum(sizes):
+        raise SystemExit(f"{folder}: {len(probs)} probabilities for {sum(sizes)} pairs")
+    return list(torch.split(probs.clamp(min=1e-6).log(), sizes))
 
 
 def file_digest(path: Path) -> str:
@@ -231,6 +260,10 @@ def _load_moments(model: torch.nn.Module, optimizer: torch.optim.Optimizer, save
             }
 
 
+def _teacher_digest(folder: Path) -> str:
+    return json.loads((folder / "probs.json").read_text())["sha256"][:16]
+
+
 def _write_json(path: Path, data: dict) -> None:
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
@@ -287,6 +320,8 @@ def main() -> None:
     parser.add_argument("--max-minutes", type=float, default=None, help="stop cleanly after this long")
     parser.add_argument("--max-steps", type=int, default=None, help="stop cleanly at this step")
     parser.add_argument("--log-every", type=int, default=25)
+    parser.add_argument("--teacher-probs", type=Path, help="a student: the teacher's probabilities folder")
+    parser.add_argument("--distill-weight", type=float, default=0.5, help="the teacher's share of the loss")
     args = parser.parse_args()
 
     torch.set_num_threads(args.threads)
@@ -302,9 +337,15 @@ def main() -> None:
         "max_length": args.max_length,
         "seed": args.seed,
         "plan": plan.fingerprint,
+        **(
+            {"teacher": _teacher_digest(args.teacher_probs), "distill_weight": args.distill_weight}
+            if args.teacher_probs
+            else {}
+        ),
     }
     print(f"[plan] {total} batches of {args.batch_size}, fingerprint {plan.fingerprint}", flush=True)
     tokenizer = AutoTokenizer.from_pretrained(args.base)
+    teacher = teacher_logits(args.teacher_probs, plan) if args.teacher_probs else None
     model = build_model(args)
     params = trainable(model)
     print(f"[model] trainable {sum(p.numel() for p in params.values()) / 1e6:.2f} M weights", flush=True)
@@ -333,7 +374,10 @@ def main() -> None:
         labels = torch.tensor([p[2] for p in batch])
         with torch.autocast("cpu", dtype=torch.bfloat16):
             logits = model(**encode(tokenizer, batch, args.max_length)).logits
-        loss = nli_loss(logits.float(), labels)
+        if teacher is None:
+            loss = nli_loss(logits.float(), labels)
+        else:
+            loss = distill_loss(logits.float(), labels, teacher[step], args.distill_weight)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(params.values(), 1.0)
         optimizer.step()

@@ -173,3 +173,86 @@ def test_a_changed_plan_is_refused_instead_of_resumed(runs, tmp_path):
     with pytest.raises(subprocess.CalledProcessError) as refused:
         train(runs, runs / "base", data, *folders(runs, "same"))
     assert "plan was" in refused.value.stderr and "PLAN.md names" in refused.value.stderr
+
+
+def _teacher(folder: Path, data: Path, tmp: Path, plan: str | None = None) -> Path:
+    """Teacher probabilities over the tiny plan that all say "entailment", as
+    scripts/teacher_probs.py writes them."""
+    import argparse
+
+    import numpy as np
+
+    from scripts.train_reader import make_plan
+
+    made = make_plan(
+        argparse.Namespace(data=data, splits=tmp / "no-splits", seed=13, batch_size=4, synthetic=700)
+    )
+    pairs = sum(len(b) for b in made.batches)
+    folder.mkdir(parents=True)
+    np.save(folder / "probs.npy", np.tile(np.array([0.98, 0.01, 0.01], dtype=np.float16), (pairs, 1)))
+    meta = {"plan": plan or made.fingerprint, "pairs": pairs, "sha256": "0123456789abcdef0123"}
+    (folder / "probs.json").write_text(json.dumps(meta))
+    return folder
+
+
+def test_a_student_learns_the_teacher_s_probabilities_of_its_own_plan(runs, tmp_path):
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+    data = write_data(tmp_path / "data")
+    teacher = _teacher(tmp_path / "teacher", data, runs)
+    train(
+        runs,
+        runs / "base",
+        data,
+        *folders(runs, "student"),
+        "--teacher-probs",
+        str(teacher),
+        "--distill-weight",
+        "1.0",
+    )
+    state = json.loads((runs / "student" / "committed" / "tiny" / "state.json").read_text())
+    assert state["teacher"] == "0123456789abcdef" and state["distill_weight"] == 1.0
+    # Taught by a teacher that reads every pair as entailment, and by nothing else, the student
+    # reads every training pair so, its contradictions included.
+    final = runs / "student" / "runs" / "tiny" / "final"
+    model = AutoModelForSequenceClassification.from_pretrained(final).eval()
+    tokens = AutoTokenizer.from_pretrained(final)(
+        [p for p, _, _ in ROWS], [h for _, h, _ in ROWS], return_tensors="pt", padding=True
+    )
+    with torch.no_grad():
+        assert (model(**tokens).logits.argmax(-1) == 0).all()
+    # Probabilities read on another plan are refused, not misaligned.
+    elsewhere = _teacher(tmp_path / "elsewhere", data, runs, plan="feedfacefeedface")
+    with pytest.raises(subprocess.CalledProcessError) as refused:
+        train(runs, runs / "base", data, *folders(runs, "other"), "--teacher-probs", str(elsewhere))
+    assert "read on plan feedfacefeedface" in refused.value.stderr
+
+
+def test_the_adapters_reach_a_bert_student_s_projections():
+    import re
+
+    from transformers import BertConfig, BertForSequenceClassification
+
+    from scripts.train_reader import LORA_TARGETS
+
+    config = BertConfig(
+        vocab_size=30,
+        hidden_size=8,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=16,
+        num_labels=3,
+    )
+    names = [
+        n for n, m in BertForSequenceClassification(config).named_modules() if isinstance(m, torch.nn.Linear)
+    ]
+    adapted = {n.split("layer.0.")[1] for n in names if re.fullmatch(LORA_TARGETS, n) and "layer.0." in n}
+    assert adapted == {
+        "attention.self.query",
+        "attention.self.key",
+        "attention.self.value",
+        "attention.output.dense",
+        "intermediate.dense",
+        "output.dense",
+    }
+    assert not any(re.fullmatch(LORA_TARGETS, n) for n in names if "classifier" in n or "pooler" in n)
