@@ -10,9 +10,32 @@ Italian: RTE-3). The floor, FLOOR, was written here before any figure was read; 
 figure is under it stays "not checked", with its figure in the reason
 (companion/judging/judges.py), and `citelens doctor` lists each figure.
 
+Pairs across languages ("<page>-<claim>": "en-es" is an English page, a Spanish claim) are
+measured the same way on their crossed held parts, through the judge's crossed reading
+(policy.py: a source in another language than its claim is scored by the crossed combiner
+over the model's entailment alone, with the crossed bars, and no rule of meaning reads it).
+`--fit-crossed` first fits that reading, on the crossed calibration parts only, by this rule
+(written before any held figure of it was read):
+1. every crossed calibration part given (`--languages`, keys with a "-"), its first `--rows`
+   rows, is read once through the judge (`Judge.read`);
+2. the crossed combiner: calibrate.py's L2-regularised logistic regression from
+   max_entailment_logit alone to "entailment", over the rows the judge reads across languages
+   (the language detector may find a short claim in its page's language: those rows are read
+   as same-language ones and left out of the fit), every pair weighted equally, its L2 chosen
+   by calibrate.choose_l2's 5-fold cross-validation; the lexical features get weight 0;
+3. one `complete` bar for every pair (pooled, not per pair: 400 rows a pair make a noisy bar,
+   and a bar per pair would be a parameter per pair chosen on little data): the bar from 0.05
+   to 0.95 with the best mean over the pairs of the entail-vs-rest balanced accuracy on each
+   pair's calibration part, read through the policy (ties: the lowest bar);
+4. `partial` and `claim` keep the model's ratio to `complete` (as --calibrate does: these parts
+   have no partial-support or several-fact labels to fit them on); the contradiction bars, the
+   entailment floor and the ceiling stay the model's.
+The held parts are read only by `measure`, after the fit is written.
+
     python scripts/multilingual_splits.py
     python scripts/language_figures.py --model models/citelens-e5-multilingual-nli --languages en fr es de
         [--rows 400]
+    python scripts/language_figures.py --model DIR --fit-crossed --languages en-fr fr-en en-es es-en
 """
 
 from __future__ import annotations
