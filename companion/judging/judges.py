@@ -7,7 +7,8 @@ and those of all its readable sources; a statement whose languages no model hold
 to a model that holds its own language (a multilingual one reads a French claim against an
 English page), and failing that to the default model, which is then named in the result as the
 one that judged it. A page in another language than its claim is read only where the model's
-figure across that pair of languages reaches the floor too (`_reads`).
+figure across that pair of languages reaches the floor too (`_reads`), and the Judge then scores
+it on the model's crossed scale (policy.decide_sides), the scale that figure was measured on.
 
 Models other than the default load on first use: an English-only user never pays for the
 multilingual model's memory or start-up.

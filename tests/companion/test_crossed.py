@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 
 from companion.errors import ModelUnavailable
-from companion.judging.combiner import FEATURES
+from companion.judging.combiner import FEATURES, crossed_combiner
 from companion.judging.judge import Judge
 from companion.judging.rulebook import Rule, rule_book
 from companion.model.folder import Crossed, ModelConfig, default_model_dir, load_config
+from companion.model.infer import OnnxNLI
 from companion.records import Citation, Entailment, SourceResult, StatementJudgment
 from companion.sources.extract import document_from_text
 from companion.text.segment import statements
@@ -133,6 +134,27 @@ def test_no_rule_reads_a_page_in_another_language():
 def test_a_statement_whose_pages_share_its_language_is_judged_as_before():
     nli = ScriptedNLI([("se terminó", CLAIM, ENTAILS)])
     assert judged(model(crossed=True), nli, [ES]) == judged(model(crossed=False), nli, [ES])
+
+
+def test_the_shipped_model_scores_a_page_in_another_language_on_its_crossed_scale():
+    nli = OnnxNLI(MULTILINGUAL)
+    judge = Judge(nli, nli.config)
+    crossed = crossed_combiner(nli.config, judge.retrieval, judge.judging)
+    assert crossed is not None
+    url = "https://en.example/tower"
+    page = (
+        "The Eiffel Tower was built between 1887 and 1889 as the entrance to the 1889 World's Fair in "
+        "Paris. It is 330 metres tall and made of puddled iron."
+    )
+    claim = "La Torre Eiffel se construyó entre 1887 y 1889 para la Exposición Universal."
+    [statement] = statements(claim, [Citation("c1", "1", url, len(claim))])
+    document = document_from_text(url, "", page, declared_language="en")
+    result = judge.judge(dataclasses.replace(statement, language="es"), {url: SourceResult(url, document)})
+    # The statement's probability is the crossed combiner's reading of its features, not the one
+    # the lexical weights give them.
+    assert result.probability == pytest.approx(crossed.score(result.features), abs=1e-3)
+    assert abs(result.probability - judge.combiner.score(result.features)) > 0.05
+    assert result.judgment == "complete_support"
 
 
 def _with_crossed(tmp_path: Path, crossed: object) -> Path:
