@@ -103,7 +103,7 @@ def fit_languages(model: Path, languages: list[str], rows: int, data: Path = DAT
     fitted = {}
     for language in languages:
         calib, described = held_rows(language, rows, data, part="calib")
-        complete = best_complete(collect(judge, "snli", calib), judge.combiner, base)
+        complete = best_complete(collect(judge, "snli", calib), judge.combiner, base, judge.across)
         fitted[language] = {
             "complete": complete,
             "partial": round(complete * base.partial / base.complete, 2),
@@ -113,14 +113,14 @@ def fit_languages(model: Path, languages: list[str], rows: int, data: Path = DAT
     return fitted
 
 
-def best_complete(read: list, combiner: Combiner, base: Thresholds) -> float:
+def best_complete(read: list, combiner: Combiner, base: Thresholds, across: Scale | None = None) -> float:
     """The `complete` bar, from 0.05 to 0.95, with the best entail-vs-rest balanced accuracy on
     `read` (calibrate.collect's facts and gold labels); ties go to the one nearest `base`'s."""
     gold = [g == "entailment" for _, g in read]  # NLI rows: the label is the pair's (datasets.examples)
 
     def score(complete: float) -> tuple[float, float]:
         t = dataclasses.replace(base, complete=complete, partial=min(base.partial, complete))
-        said = [label == "complete_support" for label in labels(read, combiner, t)]
+        said = [label == "complete_support" for label in labels(read, combiner, t, across)]
         return balanced_accuracy(gold, said), -abs(complete - base.complete)
 
     return max((round(0.05 + 0.01 * i, 2) for i in range(91)), key=score)

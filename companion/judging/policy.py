@@ -218,8 +218,10 @@ def decide_sides(facts: ClaimFacts, own: Scale, across: Scale | None) -> tuple[D
     and readings of the opposite come from every source (`beside`)."""
     if across is None or not facts.across:
         return decide_statement(facts, own.combiner, own.thresholds), own, facts
-    if facts.sides is None:
+    if set(facts.sources) <= facts.across:
         return decide_statement(facts, across.combiner, across.thresholds), across, facts
+    if facts.sides is None:
+        raise ValueError("a statement with sources on both sides of the language line needs each side read")
     decided = []
     for side, scale, theirs in ((facts.sides[0], own, False), (facts.sides[1], across, True)):
         urls = frozenset(url for url in facts.sources if (url in facts.across) == theirs)
