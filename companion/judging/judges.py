@@ -168,6 +168,15 @@ class Judges:
         figures = [f for c in self.configs if (f := c.across(page, claim)) is not None]
         if figures:
             best = max(figures, key=lambda f: f.figure)
+            if best.checked:
+                # One model judges a statement (one scale): here the one that reads this pair does
+                # not read the statement's other pages, as for an English sentence citing an
+                # English page beside a French one, which the multilingual model reads across
+                # languages but not in English alone.
+                return pair + (
+                    f"CiteLens reads across them ({best.figure:.2f} on held pairs) only with a model "
+                    "that does not read the sentence's other pages"
+                )
             return pair + (
                 f"CiteLens reads across them at {best.figure:.2f} on held pairs, "
                 f"under the {best.floor:.2f} it needs"

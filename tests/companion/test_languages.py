@@ -194,3 +194,20 @@ async def test_a_claim_citing_pages_on_both_sides_of_the_language_line_reads_bot
     assert statement["model"] == MULTILINGUAL
     assert statement["judgment"] in ("complete_support", "partial_support"), statement
     assert all(c["judgment"] != "not_checked" for c in statement["per_citation"]), statement
+
+
+async def test_a_page_read_across_languages_by_another_model_than_the_sentence_s_is_set_aside(companion):
+    # An English sentence is the English model's, which reads no German; the multilingual model
+    # reads German pages against English sentences, but not English against English (its English
+    # figure is under the floor): the German page is set aside, and the reason says why.
+    urls = ["https://en.example/tower", "https://de.example/turm"]
+    result = await (await companion.post("/v1/verify", _body(ANSWERS["en"], urls))).json()
+    [statement] = result["statements"]
+    by_url = {pc["url"]: pc for pc in statement["per_citation"]}
+    assert by_url["https://en.example/tower"]["judgment"] != "not_checked"
+    assert by_url["https://de.example/turm"]["judgment"] == "not_checked"
+    assert by_url["https://de.example/turm"]["reason"] == (
+        "the page is in German and the sentence in English; CiteLens reads across them "
+        f"({_across('de', 'en').figure:.2f} on held pairs) only with a model that does not read the "
+        "sentence's other pages"
+    )
