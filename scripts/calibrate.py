@@ -56,7 +56,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from companion.judging.combiner import FEATURES, Combiner, features_version
 from companion.judging.judge import Judge
-from companion.judging.policy import ClaimFacts, decide_statement
+from companion.judging.policy import ClaimFacts, Scale, decide_sides
 from companion.model.folder import ModelConfig, Thresholds
 from companion.model.infer import OnnxNLI, load_reader
 from scripts.datasets import examples, read_rows
@@ -126,8 +126,16 @@ def combiner_for(base: ModelConfig, judge: Judge, weights: np.ndarray, bias: flo
     return Combiner(fitted, judge.retrieval, judge.judging)
 
 
-def labels(rows: Sequence[tuple[ClaimFacts | None, str]], combiner: Combiner, t: Thresholds) -> list[str]:
-    return [decide_statement(f, combiner, t).judgment if f else "no_support" for f, _ in rows]
+def labels(
+    rows: Sequence[tuple[ClaimFacts | None, str]],
+    combiner: Combiner,
+    t: Thresholds,
+    across: Scale | None = None,
+) -> list[str]:
+    """The statements' labels as the policy decides them; `across`, the model's crossed scale, for
+    the rows whose pages the judge reads in another language than the claim (policy.decide_sides:
+    a short claim the detector places in another language than its page is one)."""
+    return [decide_sides(f, Scale(combiner, t), across)[0].judgment if f else "no_support" for f, _ in rows]
 
 
 def mean_ba(

@@ -24,7 +24,7 @@ from ..records import PageIndex, Words
 from ..text.analysis import content_terms, overlap
 from ..text.language import lexicon
 
-__all__ = ["FEATURES", "Combiner", "features_version"]
+__all__ = ["FEATURES", "Combiner", "crossed_combiner", "features_version"]
 
 # The combiner's inputs, in order (scripts/calibrate.py fits one weight per name). Contradiction is
 # not one: it has its own flag and bar, and fitted on 303 calib examples its weight learned that an
@@ -103,6 +103,19 @@ class Combiner:
         else:
             z = self.bias + sum(w * f for w, f in zip(self.weights, features, strict=True))
         return 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+def crossed_combiner(
+    model: ModelConfig, retrieval: Retrieval, judging: Judging, *, strict: bool = True
+) -> Combiner | None:
+    """The combiner of the model's crossed reading (model.folder.Crossed), None where it records
+    none: the same FEATURES, the lexical ones weighted 0, so a source's features read the same
+    on both scales and only the weights differ."""
+    if model.crossed is None:
+        return None
+    weights = (model.crossed.weight,) + (0.0,) * (len(FEATURES) - 1)
+    across = dataclasses.replace(model, combiner_weights=weights, combiner_bias=model.crossed.bias)
+    return Combiner(across, retrieval, judging, strict=strict)
 
 
 def _logit(p: float) -> float:

@@ -11,7 +11,10 @@ reads what the steps before it made and never asks them again (issue 38):
   that reports the claim as a myth or an allegation, is narrower than it, says the opposite
   direction, or negates it;
 - the score (combiner.py): a calibrated combination of the model's best entailment and lexical
-  features, for the statement, each source alone and each atomic claim (FActScore);
+  features, for the statement, each source alone and each atomic claim (FActScore); a source in
+  another language than the claim is scored on the model's crossed scale instead, its entailment
+  alone, and no rule reads it (issue 39: the rules and the lexical features compare the claim's
+  words with the page's, and across languages they share none);
 - the label and its reasons (policy.py): complete / partial / no support (verifiability study),
   from those readings alone, as `read` and `conclude` split it: scripts/calibrate.py fits the
   thresholds on `read`'s output through the same policy;
@@ -38,6 +41,7 @@ from ..records import (
     AtomicClaim,
     Citation,
     CitationJudgment,
+    Document,
     Entailment,
     Evidence,
     FoundElsewhere,
@@ -46,15 +50,18 @@ from ..records import (
     Statement,
     StatementJudgment,
 )
+from ..text.language import UNDETERMINED
 from ..typedefs import NLIBackend
 from .alce import irrelevant
 from .claim import Claim, StatementClaims, analyse_statement
-from .combiner import Combiner
+from .combiner import Combiner, crossed_combiner
 from .evidence import contradicting_quote, covering_quote, quote
-from .meaning import source_findings
+from .meaning import Reading, SourceFindings, source_findings
 from .policy import (
     AtomFacts,
     ClaimFacts,
+    Scale,
+    Side,
     SourceFacts,
     Verdicts,
     WindowFacts,
@@ -71,7 +78,7 @@ from .reading import (
     read_statement,
 )
 from .relation import Relator
-from .rulebook import RuleBook, rule_book
+from .rulebook import Rule, RuleBook, rule_book
 
 __all__ = ["Judge", "StatementReading"]
 
@@ -133,6 +140,9 @@ class Judge:
         self.judging = judging or Judging()
         self.rules = rules
         self.combiner = Combiner(model, self.retrieval, self.judging, strict=strict)
+        crossed = crossed_combiner(model, self.retrieval, self.judging, strict=strict)
+        # The scale of sources in another language than their claim (policy.decide_sides).
+        self.across = Scale(crossed, model.crossed.thresholds) if crossed and model.crossed else None
 
     def judge(self, statement: Statement, sources: Mapping[str, SourceResult]) -> StatementJudgment:
         citations = _distinct_by_url(statement.citations)
@@ -165,18 +175,21 @@ class Judge:
         )
         # The rules read the statement as written, each of its sentences related once.
         relator = Relator(claims.claim, claims.rules)
-        per_source = {url: self._source_facts(relator, r) for url, r in read.sources.items()}
+        across = frozenset(url for url, r in read.sources.items() if _across(claims.language, r.document))
+        per_source = {url: self._source_facts(relator, r, url in across) for url, r in read.sources.items()}
         features, best = self._together(claims.claim, list(read.sources.values()), read.joint)
         atoms = self._atoms(claims, read, features, best, per_source)
-        return StatementReading(claims, read.sources, ClaimFacts(tuple(features), best, per_source, atoms))
+        sides = self._sides(claims.claim, read.sources, across)
+        facts = ClaimFacts(tuple(features), best, per_source, atoms, across, sides)
+        return StatementReading(claims, read.sources, facts)
 
     def conclude(
         self, statement: Statement, read: StatementReading, sources: Mapping[str, SourceResult]
     ) -> StatementJudgment:
         """The verdicts (policy.py) of a reading, with their quotes and ALCE precision."""
-        t = self.model.thresholds_for(read.claims.language)
         facts = read.facts
-        decided = verdicts(facts, self.combiner, t)
+        decided = verdicts(facts, self.combiner, self.model.thresholds_for(read.claims.language), self.across)
+        t = decided.scale.thresholds
         verdict = decided.statement
         complete = verdict.judgment == "complete_support"
         several = len(facts.atoms) > 1
@@ -195,11 +208,7 @@ class Judge:
             self._citation_judgment(c, read, decided) if c.url in read.readings else _inaccessible(c, sources)
             for c in _distinct_by_url(statement.citations)
         )
-        unneeded = irrelevant(
-            per_citation,
-            complete,
-            lambda urls: self.combiner.score(self._subset(read, urls)) >= t.complete,
-        )
+        unneeded = irrelevant(per_citation, complete, lambda urls: self._suffices(read, urls))
         per_citation = tuple(
             dataclasses.replace(cj, irrelevant=True) if cj.citation.url in unneeded else cj
             for cj in per_citation
@@ -271,8 +280,14 @@ class Judge:
         for url, reading in readings.items():
             if reading.best_entailment < self.thresholds.elsewhere_entailment:
                 continue
-            facts = self._source_facts(relator, reading)
-            verdict = decide_source(facts, self.combiner, self.model.thresholds_for(claims.language))
+            crossed = _across(claims.language, reading.document)
+            facts = self._source_facts(relator, reading, crossed)
+            scale = (
+                self.across
+                if crossed and self.across
+                else Scale(self.combiner, self.model.thresholds_for(claims.language))
+            )
+            verdict = decide_source(facts, scale.combiner, scale.thresholds)
             if verdict.judgment in ("complete_support", "partial_support"):
                 evidence = covering_quote(claims.claim.read, reading, self.judging, facts.unquotable)
                 score = round(verdict.reported, 4)
@@ -282,13 +297,21 @@ class Judge:
 
     # --- readings -------------------------------------------------------------------------------
 
-    def _source_facts(self, relator: Relator, reading: SourceReading) -> SourceFacts:
+    def _source_facts(self, relator: Relator, reading: SourceReading, crossed: bool = False) -> SourceFacts:
         """One source read for the statement: its features alone, what the rules find in its
         most entailing text and in each on-topic window, with each window's contradiction as
         rechecked with the page's sentences giving the claim's names and numbers the window lacks
         (reading.given_elsewhere): a window refutes what the page says, not what the page says in
-        another sentence."""
-        found = source_findings(relator, reading)
+        another sentence. On a page in another language than the claim (`crossed`) no rule runs:
+        each compares the claim's words, cue words or numbers as written with the page's, in
+        the claim's language, and across languages a match or a miss means nothing."""
+        if crossed:
+            none: tuple[tuple[tuple[Rule, ...], tuple[str, str] | None], ...] = tuple(
+                ((), None) for t in reading.on_topic if t
+            )
+            found = SourceFindings(Reading(), none, frozenset())
+        else:
+            found = source_findings(relator, reading)
         windows = tuple(
             WindowFacts(score.contradiction, confirmed, rules, swapped, fast)
             for score, confirmed, fast, (rules, swapped) in zip(
@@ -342,12 +365,46 @@ class Judge:
             best = max(best, joint, key=lambda s: s.entailment)
         return self._features(claim, readings, best.entailment), best
 
+    def _sides(
+        self, claim: Claim, readings: Mapping[str, SourceReading], across: frozenset[str]
+    ) -> tuple[Side, Side] | None:
+        """A statement with sources on both sides of the language line, read against each side
+        alone (policy.decide_sides), where the model has a crossed scale to read them on."""
+        if not across or len(across) == len(readings) or self.across is None:
+            return None
+        sides = []
+        for theirs in (False, True):
+            side = [r for url, r in readings.items() if (url in across) == theirs]
+            joint = read_jointly(self._deciding, claim.read, side) if len(side) > 1 else None
+            features, best = self._together(claim, side, joint)
+            sides.append(Side(tuple(features), best))
+        return sides[0], sides[1]
+
+    def _suffices(self, read: StatementReading, urls: Sequence[str]) -> bool:
+        """Whether these of the statement's sources alone give it complete support on their
+        scale, each side of the language line alone where they lie on both (ALCE precision)."""
+        own = Scale(self.combiner, self.model.thresholds_for(read.claims.language))
+        if self.across is None:
+            return own.combiner.score(self._subset(read, urls)) >= own.thresholds.complete
+        return any(
+            scale.combiner.score(self._subset(read, side)) >= scale.thresholds.complete
+            for side, scale in (
+                ([u for u in urls if u not in read.facts.across], own),
+                ([u for u in urls if u in read.facts.across], self.across),
+            )
+            if side
+        )
+
+    @property
+    def _deciding(self) -> NLIBackend:
+        """Whoever reads the statement's joint text: one scale for every joint reading."""
+        return self.reread.reader if self.reread else self.nli
+
     def _subset(self, read: StatementReading, urls: Sequence[str]) -> list[float]:
         """The statement's features against some of its sources only (ALCE precision)."""
         readings = [read.readings[u] for u in urls]
         # Read by whoever read the statement's own joint text: one scale for the precision test.
-        deciding = self.reread.reader if self.reread else self.nli
-        joint = read_jointly(deciding, read.claims.claim.read, readings) if len(readings) > 1 else None
+        joint = read_jointly(self._deciding, read.claims.claim.read, readings) if len(readings) > 1 else None
         return self._together(read.claims.claim, readings, joint)[0]
 
     def _features(self, claim: Claim, readings: Sequence[SourceReading], best: float) -> list[float]:
@@ -437,6 +494,11 @@ class Judge:
 
 
 # --- records without a model reading -------------------------------------------------------------
+
+
+def _across(claim: str, page: Document) -> bool:
+    """Whether a page is in another language than its claim; an undetermined one is neither."""
+    return UNDETERMINED not in (claim, page.language) and page.language != claim
 
 
 def _distinct_by_url(citations: Sequence[Citation]) -> list[Citation]:

@@ -7,7 +7,8 @@ and those of all its readable sources; a statement whose languages no model hold
 to a model that holds its own language (a multilingual one reads a French claim against an
 English page), and failing that to the default model, which is then named in the result as the
 one that judged it. A page in another language than its claim is read only where the model's
-figure across that pair of languages reaches the floor too (`_reads`).
+figure across that pair of languages reaches the floor too (`_reads`), and the Judge then scores
+it on the model's crossed scale (policy.decide_sides), the scale that figure was measured on.
 
 Models other than the default load on first use: an English-only user never pays for the
 multilingual model's memory or start-up.
@@ -167,6 +168,15 @@ class Judges:
         figures = [f for c in self.configs if (f := c.across(page, claim)) is not None]
         if figures:
             best = max(figures, key=lambda f: f.figure)
+            if best.checked:
+                # One model judges a statement (one scale): here the one that reads this pair does
+                # not read the statement's other pages, as for an English sentence citing an
+                # English page beside a French one, which the multilingual model reads across
+                # languages but not in English alone.
+                return pair + (
+                    f"CiteLens reads across them ({best.figure:.2f} on held pairs) only with a model "
+                    "that does not read the sentence's other pages"
+                )
             return pair + (
                 f"CiteLens reads across them at {best.figure:.2f} on held pairs, "
                 f"under the {best.floor:.2f} it needs"

@@ -25,6 +25,15 @@ The rules of the decision (the verifiability study's labels, FActScore's atomic 
 - partial support is a combined score at `partial` with no contradiction, or some facts
   supported and some not; a contradiction that leaves no fact unsupported is no support.
 
+Across languages (issue 39): a source in another language than its claim is scored on the
+model's crossed scale (model.folder.Crossed: a combiner over its entailment alone, and its own
+`complete`, `partial` and `claim` bars), since the lexical features find none of the claim's
+words there. One score never joins sources of both scales: a statement whose sources lie on both
+sides of the language line is decided on each side alone, its sources in the claim's language on
+the claim's scale and the others on the crossed one, and takes the better verdict (`decide_sides`);
+a contradiction or a reading of the opposite in any of its sources counts on both sides, since
+those bars read the model's own probabilities, the same on every scale.
+
 Every verdict names what decided it, as reason ids (docs/api.md, "Reasons"):
 `model.entailment` (the model reads support), `model.no_entailment`, `model.contradiction`,
 `model.conflicting_reading`, `wording.says_otherwise`, `score.below_complete`,
@@ -34,6 +43,7 @@ companion/judging/rules/.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -46,6 +56,8 @@ __all__ = [
     "AtomFacts",
     "ClaimFacts",
     "Decision",
+    "Scale",
+    "Side",
     "SourceFacts",
     "Verdicts",
     "WindowFacts",
@@ -55,6 +67,7 @@ __all__ = [
     "conflicting",
     "decide",
     "decide_citation",
+    "decide_sides",
     "decide_source",
     "decide_statement",
     "reads",
@@ -115,6 +128,14 @@ class AtomFacts:
 
 
 @dataclass(frozen=True, slots=True)
+class Side:
+    """A statement read against the sources on one side of the language line alone."""
+
+    features: tuple[float, ...]
+    reading: Entailment
+
+
+@dataclass(frozen=True, slots=True)
 class ClaimFacts:
     """A statement as read against its readable sources: together, each alone, and fact by fact.
     A one-fact statement is its own single atom."""
@@ -123,6 +144,19 @@ class ClaimFacts:
     reading: Entailment  # the model's most entailing, over each source and their joined top sentences
     sources: Mapping[str, SourceFacts]
     atoms: tuple[AtomFacts, ...]
+    # The sources in another language than the claim (the judge leaves the rules off them).
+    across: frozenset[str] = frozenset()
+    # With sources on both sides of the language line: the statement against its sources in its
+    # own language alone, and against the others alone (decide_sides); else None.
+    sides: tuple[Side, Side] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Scale:
+    """A combiner and the bars read on its scores: the claim language's, or the crossed one."""
+
+    combiner: Combiner
+    thresholds: Thresholds
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,16 +184,67 @@ class Verdicts:
     atom_scores: tuple[float, ...]
     citations: Mapping[str, Decision]
     conflicting: Mapping[str, tuple[str, ...]]
+    scale: Scale  # the one the statement's verdict and its facts' scores are on
 
 
-def verdicts(facts: ClaimFacts, combiner: Combiner, t: Thresholds) -> Verdicts:
-    """The statement's verdict, its facts' scores, and each of its sources' (decide_statement,
-    atom_score, decide_citation, conflicting)."""
+def verdicts(facts: ClaimFacts, combiner: Combiner, t: Thresholds, across: Scale | None = None) -> Verdicts:
+    """The statement's verdict, its facts' scores, and each of its sources' (decide_sides,
+    atom_score, decide_citation, conflicting), each source on its own scale: `across` for those
+    in another language than the claim, where the model has a crossed reading."""
+    own = Scale(combiner, t)
+    statement, scale, view = decide_sides(facts, own, across)
+
+    def of(url: str) -> Scale:
+        return across if across is not None and url in facts.across else own
+
     return Verdicts(
-        decide_statement(facts, combiner, t),
-        tuple(atom_score(a, combiner) for a in facts.atoms),
-        {url: decide_citation(facts, url, combiner, t) for url in facts.sources},
+        statement,
+        tuple(atom_score(a, scale.combiner) for a in view.atoms),
+        {url: decide_citation(facts, url, of(url).combiner, of(url).thresholds) for url in facts.sources},
         {url: conflicting(source, t) for url, source in facts.sources.items()},
+        scale,
+    )
+
+
+_RANK = {"no_support": 0, "partial_support": 1, "complete_support": 2}
+
+
+def decide_sides(facts: ClaimFacts, own: Scale, across: Scale | None) -> tuple[Decision, Scale, ClaimFacts]:
+    """The statement's verdict, the scale it is on, and the facts it read (a side's, for a
+    statement with sources on both sides of the language line).
+
+    Without a crossed scale every source is read on the claim's, as before issue 39. With one, a
+    statement whose sources are all in another language is read on it; one with sources on both
+    sides is decided on each side alone and takes the better label (the claim's side on a tie):
+    a score over both would add a crossed page's entailment to a same-language page's coverage,
+    on a scale fitted to neither. Each side's hedges are its own sources' rules; contradictions
+    and readings of the opposite come from every source (`beside`)."""
+    if across is None or not facts.across:
+        return decide_statement(facts, own.combiner, own.thresholds), own, facts
+    if set(facts.sources) <= facts.across:
+        return decide_statement(facts, across.combiner, across.thresholds), across, facts
+    if facts.sides is None:
+        raise ValueError("a statement with sources on both sides of the language line needs each side read")
+    decided = []
+    for side, scale, theirs in ((facts.sides[0], own, False), (facts.sides[1], across, True)):
+        urls = frozenset(url for url in facts.sources if (url in facts.across) == theirs)
+        view = _side(facts, side, urls)
+        beside = [s for url, s in facts.sources.items() if url not in urls]
+        decided.append((decide_statement(view, scale.combiner, scale.thresholds, beside), scale, view))
+    return max(decided, key=lambda d: _RANK[d[0].judgment])
+
+
+def _side(facts: ClaimFacts, side: Side, urls: frozenset[str]) -> ClaimFacts:
+    """The statement's facts against the sources `urls` alone. Its facts' readings stay those
+    over every source: they only meet the model's own floor (`reads`), the same on every scale."""
+    return ClaimFacts(
+        side.features,
+        side.reading,
+        {url: s for url, s in facts.sources.items() if url in urls},
+        tuple(
+            dataclasses.replace(a, per_source={url: f for url, f in a.per_source.items() if url in urls})
+            for a in facts.atoms
+        ),
     )
 
 
@@ -246,12 +331,17 @@ def decide(
     return "no_support", every, ("claims.unsupported",) + contra + hedges
 
 
-def decide_statement(facts: ClaimFacts, combiner: Combiner, t: Thresholds) -> Decision:
+def decide_statement(
+    facts: ClaimFacts, combiner: Combiner, t: Thresholds, beside: Sequence[SourceFacts] = ()
+) -> Decision:
     """The statement's verdict against all its sources: contradicted when any source
-    contradicts it; hedged only where no source asserts it, or the model reads no entailment."""
+    contradicts it; hedged only where no source asserts it, or the model reads no entailment.
+    `beside`: the statement's sources on the other side of the language line (decide_sides),
+    whose contradictions and readings of the opposite count here too, not their scores or hedges."""
+    every = [*facts.sources.values(), *beside]
     score = combiner.score(facts.features)
     atoms = [atom_score(a, combiner) for a in facts.atoms]
-    contra = tuple(dict.fromkeys(r for s in facts.sources.values() for r in against(s, t)))
+    contra = tuple(dict.fromkeys(r for s in every for r in against(s, t)))
     hedges: tuple[str, ...] = ()
     if not any(not s.hedges and not s.contradictions for s in facts.sources.values()):
         # A source that says the opposite is among `contra` already.
@@ -259,7 +349,7 @@ def decide_statement(facts: ClaimFacts, combiner: Combiner, t: Thresholds) -> De
     if not _model_reads(facts, t):
         hedges += ("model.no_entailment",)
     if not contra:
-        hedges = tuple(dict.fromkeys(r for s in facts.sources.values() for r in conflicting(s, t))) + hedges
+        hedges = tuple(dict.fromkeys(r for s in every for r in conflicting(s, t))) + hedges
     judgment, unsupported, reasons = decide(score, atoms, contra, hedges, t)
     return Decision(
         judgment,
@@ -267,7 +357,7 @@ def decide_statement(facts: ClaimFacts, combiner: Combiner, t: Thresholds) -> De
         score,
         reasons,
         bool(contra),
-        details(list(facts.sources.values())),
+        details(every),
         banded(score, judgment, t),
     )
 

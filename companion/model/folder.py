@@ -19,6 +19,7 @@ from ..errors import ModelUnavailable
 
 __all__ = [
     "Cascade",
+    "Crossed",
     "LanguageFigure",
     "ModelConfig",
     "Thresholds",
@@ -112,6 +113,24 @@ class Cascade:
 
 
 @dataclass(frozen=True, slots=True)
+class Crossed:
+    """How the model reads a claim against a page in another language (issue 39): a combiner over
+    its best entailment alone and the bars on that combiner's score, fitted on the crossed
+    calibration parts (scripts/language_figures.py --fit-crossed).
+
+    The lexical features (coverage, missing names and numbers) count the claim's words found on
+    the page; across languages there are none to find, and the same-language weights (coverage's
+    above 3) sank every crossed pair. Only `complete`, `partial` and `claim` differ from the
+    model's thresholds: the contradiction bars, the entailment floor and the ceiling read the
+    model's own probabilities, the same in every language."""
+
+    weight: float  # on max_entailment_logit
+    bias: float
+    thresholds: Thresholds
+    data: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class ModelConfig:
     name: str
     path: Path
@@ -137,6 +156,8 @@ class ModelConfig:
     # Decision thresholds fitted on one language's own calibration part (issue 39 item 2), over
     # `thresholds`: a model reads some languages with less confidence than others.
     by_language: tuple[tuple[str, Thresholds], ...] = ()
+    # Its reading of pages in another language than the claim; None: read as same-language ones.
+    crossed: Crossed | None = None
 
     def figure(self, language: str) -> LanguageFigure | None:
         return dict(self.measured).get(language)
@@ -219,6 +240,7 @@ def load_config(model_dir: Path) -> ModelConfig:
         cascade=_cascade(model_dir, raw.get("cascade"), path),
         measured=tuple(sorted(measured.items())),
         by_language=_by_language(raw.get("language_thresholds"), thresholds, path),
+        crossed=_crossed(raw.get("crossed"), thresholds, path),
     )
 
 
@@ -252,6 +274,28 @@ def _by_language(raw: object, base: Thresholds, path: Path) -> tuple[tuple[str, 
     except (TypeError, ValueError, AttributeError):
         raise ModelUnavailable(f"{path}: language_thresholds needs numbers per language") from None
     return tuple(sorted((code, dataclasses.replace(base, **bars)) for code, bars in found.items()))
+
+
+def _crossed(raw: object, base: Thresholds, path: Path) -> Crossed | None:
+    """`crossed` of config.json: {"combiner": {"features": ["max_entailment_logit"], "weights":
+    [w], "bias": b}, "thresholds": {"complete": x, "partial": y, "claim": z}, "data": ...}."""
+    if raw is None:
+        return None
+    try:
+        combiner = raw["combiner"]  # type: ignore[index]
+        if list(combiner["features"]) != ["max_entailment_logit"] or len(combiner["weights"]) != 1:
+            raise ValueError
+        bars = {k: float(v) for k, v in raw["thresholds"].items() if k in _PER_LANGUAGE}  # type: ignore[index]
+        return Crossed(
+            float(combiner["weights"][0]),
+            float(combiner["bias"]),
+            dataclasses.replace(base, **bars),
+            str(raw.get("data", "")),  # type: ignore[attr-defined]
+        )
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise ModelUnavailable(
+            f"{path}: crossed needs a combiner over max_entailment_logit alone and its thresholds"
+        ) from None
 
 
 def _cascade(model_dir: Path, raw: object, path: Path) -> Cascade | None:

@@ -2,7 +2,9 @@
 English model with English rules (issue 26, item 6); a language the multilingual model was
 measured good enough in is judged by it (issue 39): German and Spanish since its 0.3.0, Japanese
 and Chinese not (their figures are under the floor, and the reason says so). A claim against a page
-in another language is read only where that pair was measured good enough: no pair is yet."""
+in another language is read only where that pair was measured good enough, on the model's crossed
+scale: since its crossed reading, English pages with Spanish claims and German pages with English
+claims are; Spanish pages with English claims are not."""
 
 from __future__ import annotations
 
@@ -146,11 +148,66 @@ async def test_a_german_or_spanish_answer_is_judged_by_the_multilingual_model(co
     assert "1889" in citation["evidence"][0]["text"]
 
 
-async def test_an_english_claim_citing_a_german_page_is_not_checked_until_that_pair_is_measured(companion):
+def _across(page: str, claim: str):
+    figure = load_config(default_model_dir().parent / MULTILINGUAL).across(page, claim)
+    assert figure is not None
+    return figure
+
+
+@pytest.mark.parametrize(
+    ("language", "url", "page"),
+    [("es", "https://en.example/tower", "en"), ("en", "https://de.example/turm", "de")],
+)
+async def test_a_claim_citing_a_page_in_another_language_is_judged_where_the_pair_reaches_its_floor(
+    companion, language, url, page
+):
+    assert _across(page, language).checked
+    result = await (await companion.post("/v1/verify", _body(ANSWERS[language], [url]))).json()
+    [statement] = result["statements"]
+    assert statement["language"] == language and statement["model"] == MULTILINGUAL
+    # The page says the claim outright: the crossed reading finds it, where the lexical combiner,
+    # finding none of the claim's words on the page, judged every such pair no support.
+    assert statement["judgment"] in ("complete_support", "partial_support"), statement
+    [citation] = statement["per_citation"]
+    assert citation["judgment"] != "not_checked" and "reason" not in citation
+    assert "1889" in citation["evidence"][0]["text"]
+
+
+async def test_a_claim_citing_a_page_in_another_language_under_its_floor_is_not_checked(companion):
+    figure = _across("es", "en")
+    assert not figure.checked
     result = await (
-        await companion.post("/v1/verify", _body(ANSWERS["en"], ["https://de.example/turm"]))
+        await companion.post("/v1/verify", _body(ANSWERS["en"], ["https://es.example/torre"]))
     ).json()
     [statement] = result["statements"]
     assert statement["judgment"] == "not_checked"
-    reason = statement["per_citation"][0]["reason"]
-    assert reason.startswith("the page is in German and the sentence in English; "), reason
+    assert statement["per_citation"][0]["reason"] == (
+        f"the page is in Spanish and the sentence in English; CiteLens reads across them at "
+        f"{figure.figure:.2f} on held pairs, under the {figure.floor:.2f} it needs"
+    )
+
+
+async def test_a_claim_citing_pages_on_both_sides_of_the_language_line_reads_both(companion):
+    urls = ["https://es.example/torre", "https://en.example/tower"]
+    result = await (await companion.post("/v1/verify", _body(ANSWERS["es"], urls))).json()
+    [statement] = result["statements"]
+    assert statement["model"] == MULTILINGUAL
+    assert statement["judgment"] in ("complete_support", "partial_support"), statement
+    assert all(c["judgment"] != "not_checked" for c in statement["per_citation"]), statement
+
+
+async def test_a_page_read_across_languages_by_another_model_than_the_sentence_s_is_set_aside(companion):
+    # An English sentence is the English model's, which reads no German; the multilingual model
+    # reads German pages against English sentences, but not English against English (its English
+    # figure is under the floor): the German page is set aside, and the reason says why.
+    urls = ["https://en.example/tower", "https://de.example/turm"]
+    result = await (await companion.post("/v1/verify", _body(ANSWERS["en"], urls))).json()
+    [statement] = result["statements"]
+    by_url = {pc["url"]: pc for pc in statement["per_citation"]}
+    assert by_url["https://en.example/tower"]["judgment"] != "not_checked"
+    assert by_url["https://de.example/turm"]["judgment"] == "not_checked"
+    assert by_url["https://de.example/turm"]["reason"] == (
+        "the page is in German and the sentence in English; CiteLens reads across them "
+        f"({_across('de', 'en').figure:.2f} on held pairs) only with a model that does not read the "
+        "sentence's other pages"
+    )
