@@ -2,7 +2,7 @@
 
 A distilled student (scripts/train_nli.py --teacher reads the teacher on every batch, which costs
 more than the student's own step) can instead read the teacher's probabilities from a file made
-once. They are small (three fp16 numbers a pair, under 1 MB for the reader's 98,016 pairs), so
+once. They are small (three fp16 numbers a pair, under 1 MB for the reader's 97,996 pairs), so
 they are committed beside the reader's state, and no session labels the pairs twice.
 
 The teacher is the reader as it is built (scripts/build_reader.py): the frozen base with the
