@@ -88,17 +88,33 @@ class Plan:
     fingerprint: str
 
 
-def make_plan(args: argparse.Namespace) -> Plan:
+def make_plans(args: argparse.Namespace, cited_repeat: int = 1) -> tuple[Plan, Plan]:
+    """The plan to train on, and the plan with every pair once (the one a teacher's probabilities
+    are read on); the same plan twice unless `cited_repeat` weights the citation pairs up."""
     rng = random.Random(args.seed)
     specs = [f"{args.data / name}:1:{limit}" if limit else f"{args.data / name}" for name, limit in MIX]
     pairs = mixed_pairs(specs, rng)
+    cited: list[Pair] = []
     if args.splits.exists():
         cited = citation_pairs(args.splits, rng) + synthetic_pairs(args.splits, args.synthetic, rng)
-        print(f"[mix] citation and synthetic pairs: {len(cited)}")
+        print(f"[mix] citation and synthetic pairs: {len(cited)} x {cited_repeat}")
         pairs += cited
     else:
         print(f"[mix] no splits at {args.splits}: run scripts/make_splits.py for the citation pairs")
-    plan = batches(pairs, args.batch_size, rng)
+    before_batching = rng.getstate()
+    once = _plan(batches(pairs, args.batch_size, rng))
+    if cited_repeat == 1 or not cited:
+        return once, once
+    rng.setstate(before_batching)
+    return _plan(batches(pairs + cited * (cited_repeat - 1), args.batch_size, rng)), once
+
+
+def make_plan(args: argparse.Namespace) -> Plan:
+    """Every pair once: the plan a teacher's probabilities are read on."""
+    return make_plans(args)[1]
+
+
+def _plan(plan: list[list[Pair]]) -> Plan:
     digest = hashlib.sha256()
     for batch in plan:
         for premise, hypothesis_text, label in batch:
@@ -106,19 +122,22 @@ def make_plan(args: argparse.Namespace) -> Plan:
     return Plan(plan, digest.hexdigest()[:16])
 
 
-def teacher_logits(folder: Path, plan: Plan) -> list[torch.Tensor]:
-    """Per batch of the plan, the teacher's log-probabilities (scripts/teacher_probs.py), refused
-    unless they were read on this very plan."""
+def teacher_logits(folder: Path, plan: Plan, read_on: Plan) -> list[torch.Tensor]:
+    """Per batch of `plan`, the teacher's log-probabilities (scripts/teacher_probs.py), refused
+    unless they were read on `read_on`, which holds the same pairs (each once) in another order."""
     meta = json.loads((folder / "probs.json").read_text())
-    if meta["plan"] != plan.fingerprint:
+    if meta["plan"] != read_on.fingerprint:
         raise SystemExit(
-            f"{folder}: the probabilities were read on plan {meta['plan']}, not {plan.fingerprint}"
+            f"{folder}: the probabilities were read on plan {meta['plan']}, not {read_on.fingerprint}"
         )
-    probs = torch.from_numpy(np.load(folder / "probs.npy").astype(np.float32))
-    sizes = [len(b) for b in plan.batches]
-    if len(probs) != sum(sizes):
-        raise SystemExit(f"{folder}: {len(probs)} probabilities for {sum(sizes)} pairs")
-    return list(torch.split(probs.clamp(min=1e-6).log(), sizes))
+    probs = torch.from_numpy(np.load(folder / "probs.npy").astype(np.float32)).clamp(min=1e-6).log()
+    pairs = [pair for batch in read_on.batches for pair in batch]
+    if len(probs) != len(pairs):
+        raise SystemExit(f"{folder}: {len(probs)} probabilities for {len(pairs)} pairs")
+    if plan is not read_on:
+        row = {pair: i for i, pair in enumerate(pairs)}
+        probs = probs[[row[pair] for batch in plan.batches for pair in batch]]
+    return list(torch.split(probs, [len(b) for b in plan.batches]))
 
 
 def file_digest(path: Path) -> str:
@@ -322,10 +341,13 @@ def main() -> None:
     parser.add_argument("--log-every", type=int, default=25)
     parser.add_argument("--teacher-probs", type=Path, help="a student: the teacher's probabilities folder")
     parser.add_argument("--distill-weight", type=float, default=0.5, help="the teacher's share of the loss")
+    parser.add_argument(
+        "--cited-repeat", type=int, default=1, help="times each citation and synthetic pair is in the plan"
+    )
     args = parser.parse_args()
 
     torch.set_num_threads(args.threads)
-    plan = make_plan(args)
+    plan, read_on = make_plans(args, args.cited_repeat)
     total = len(plan.batches)
     meta = {
         "name": args.name,
@@ -345,7 +367,7 @@ def main() -> None:
     }
     print(f"[plan] {total} batches of {args.batch_size}, fingerprint {plan.fingerprint}", flush=True)
     tokenizer = AutoTokenizer.from_pretrained(args.base)
-    teacher = teacher_logits(args.teacher_probs, plan) if args.teacher_probs else None
+    teacher = teacher_logits(args.teacher_probs, plan, read_on) if args.teacher_probs else None
     model = build_model(args)
     params = trainable(model)
     print(f"[model] trainable {sum(p.numel() for p in params.values()) / 1e6:.2f} M weights", flush=True)

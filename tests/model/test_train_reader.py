@@ -256,3 +256,19 @@ def test_the_adapters_reach_a_bert_student_s_projections():
         "output.dense",
     }
     assert not any(re.fullmatch(LORA_TARGETS, n) for n in names if "classifier" in n or "pooler" in n)
+
+
+def test_a_plan_with_the_citation_pairs_repeated_reads_each_pair_s_own_probabilities(tmp_path):
+    import numpy as np
+
+    from scripts.train_reader import Plan, teacher_logits
+
+    once = Plan([[("p1", "h1", 0), ("p2", "h2", 1)], [("p3", "h3", 2)]], "aaaa")
+    repeated = Plan([[("p3", "h3", 2), ("p1", "h1", 0)], [("p3", "h3", 2), ("p2", "h2", 1)]], "bbbb")
+    probs = np.array([[0.8, 0.1, 0.1], [0.1, 0.8, 0.1], [0.1, 0.1, 0.8]], dtype=np.float16)
+    np.save(tmp_path / "probs.npy", probs)
+    (tmp_path / "probs.json").write_text(json.dumps({"plan": "aaaa"}))
+    read = [batch.exp().argmax(-1).tolist() for batch in teacher_logits(tmp_path, repeated, once)]
+    assert read == [[2, 0], [2, 1]]
+    with pytest.raises(SystemExit, match="read on plan aaaa"):
+        teacher_logits(tmp_path, repeated, repeated)
