@@ -97,6 +97,12 @@ class Relator:
             key=lambda i: (len(self.words(sentences[i]) & said), -len(sentences[i].text), -i),
         )
 
+    def may_restate(self, sentence: Words) -> bool:
+        """False only where `relate(sentence).restated` is sure to be: too few of the claim's
+        terms are on the sentence. Spares relating the many sentences no restating rule can use."""
+        terms = self.claim.terms
+        return sum(t in sentence.term_set for t in terms) >= RESTATED * len(terms)
+
     def relate(self, sentence: Words) -> Relation:
         """The claim against a sentence, its words as its page's analysis gives them."""
         if (found := self._relations.get(sentence.text)) is None:

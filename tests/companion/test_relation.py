@@ -58,3 +58,32 @@ def test_each_sentence_is_related_once_and_the_closest_holds_most_words():
     ]
     assert relator.closest(sentences) == 1
     assert relator.relate(sentences[1]) is relator.relate(sentences[1])
+
+
+
+
+def test_a_sentence_may_restate_the_claim_wherever_it_does_on_the_written_pages():
+    """`may_restate` spares the rules relating most sentences; it must never turn away one that
+    restates the claim. Every written claim against the sentences of its own page and another's."""
+    import json
+    from pathlib import Path
+
+    from companion.text.segment import split_sentences
+
+    rules = rule_book("en")
+    folder = Path(__file__).parent.parent / "fixtures" / "meaning"
+    rows = [json.loads(line) for f in sorted(folder.glob("*.jsonl")) for line in f.read_text().splitlines()]
+    restating = turned_away = others = 0
+    for i, row in enumerate(rows):
+        relator = Relator(claim_of(row["claim"], rules), rules)
+        for page in (row["page"], rows[(i + 7) % len(rows)]["page"]):
+            for a, b in split_sentences(page, "en"):
+                words = analyse(page[a:b], "en")
+                if relator.relate(words).restated:
+                    restating += 1
+                    assert relator.may_restate(words), (row["claim"], words.text)
+                else:
+                    others += 1
+                    turned_away += not relator.may_restate(words)
+    # The check means something: many restate, and most of the rest are turned away unrelated.
+    assert restating > 100 and turned_away > 0.8 * others, (restating, turned_away, others)
