@@ -60,8 +60,6 @@ def test_each_sentence_is_related_once_and_the_closest_holds_most_words():
     assert relator.relate(sentences[1]) is relator.relate(sentences[1])
 
 
-
-
 def test_a_sentence_may_restate_the_claim_wherever_it_does_on_the_written_pages():
     """`may_restate` spares the rules relating most sentences; it must never turn away one that
     restates the claim. Every written claim against the sentences of its own page and another's."""
