@@ -14,6 +14,7 @@ import time
 from collections.abc import AsyncGenerator
 from concurrent.futures import Executor
 from dataclasses import replace
+from typing import Any
 
 from .config import Limits
 from .errors import SourceUnavailable
@@ -190,10 +191,12 @@ class Verifier:
         try:
             while waiting:
                 at = len(statements) - len(waiting)
-                if head is None and all(c.url in ready for c in waiting[0].citations):
-                    for index in range(at, min(at + self._lookahead, len(statements))):
-                        judge_soon(index)
-                    head = await ahead.pop(at)
+                # The head and the next start as soon as their own sources are in, while other
+                # pages still load: awaiting the head alone left a core idle until it was done.
+                for index in range(at, min(at + self._lookahead, len(statements))):
+                    judge_soon(index)
+                if head is None and at in ahead and ahead[at].done():
+                    head = ahead.pop(at).result()
                 if head is not None and (head.judgment == "complete_support" or not tasks):
                     if head.judgment != "complete_support":
                         head = await loop.run_in_executor(
@@ -204,8 +207,11 @@ class Verifier:
                     waiting.pop(0)
                     head = None
                     continue
-                done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-                for task in sorted(done, key=lambda t: urls.index(tasks[t])):
+                pending: list[asyncio.Future[Any]] = [*tasks]
+                if head is None and at in ahead:
+                    pending.append(ahead[at])
+                done, _ = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+                for task in sorted((t for t in tasks if t in done), key=lambda t: urls.index(tasks[t])):
                     source = task.result()
                     ready[tasks.pop(task)] = source
                     yield source

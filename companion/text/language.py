@@ -36,7 +36,7 @@ import threading
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cache
 
@@ -328,6 +328,9 @@ _ELISION = re.compile(r"^(?:[cdjlmnst]|qu|jusqu|lorsqu|puisqu)['’]", re.IGNORE
 _FR_NUMBER = re.compile(r"\d+(?:[  \u202f]\d{3})+(?:,\d+)?|\d+(?:,\d+)?(?:\.\d+)*")
 
 
+_MEMO_WORDS = 200_000  # distinct words a lexicon remembers the terms of (a few tens of MB at most)
+
+
 @dataclass(frozen=True)
 class Lexicon:
     """How words, numbers and names are read in one language."""
@@ -343,14 +346,24 @@ class Lexicon:
     # A cleaned word → the terms it makes: itself, or its character pairs where a script writes
     # no spaces between words (Chinese, Japanese, Korean, Thai).
     pieces: Callable[[str], Iterable[str]] = lambda word: (word,)
+    # A word as found → its terms. Words recur on a page and across pages, and reading one costs a
+    # clean, a split and a stem: two thirds of reading a page (issue 38). Bounded by _MEMO_WORDS.
+    _terms_of: dict[str, tuple[str, ...]] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def terms(self, text: str) -> list[str]:
         """Stemmed, lower-cased content words and numbers of `text`, in order."""
-        terms = []
+        memo, terms = self._terms_of, list[str]()
         for raw in self.word.findall(text):
-            for word in self.pieces(self.clean(raw.lower())):
-                if word and word not in self.stopwords:
-                    terms.append(self.stem(word))
+            found = memo.get(raw)
+            if found is None:
+                if len(memo) >= _MEMO_WORDS:
+                    memo.clear()
+                found = memo[raw] = tuple(
+                    self.stem(word)
+                    for word in self.pieces(self.clean(raw.lower()))
+                    if word and word not in self.stopwords
+                )
+            terms.extend(found)
         return terms
 
     def numbers(self, text: str) -> list[str]:

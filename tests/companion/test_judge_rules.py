@@ -4,6 +4,7 @@ elsewhere, and the pipeline's order, with the deterministic backend and fetcher 
 from __future__ import annotations
 
 import dataclasses
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -187,6 +188,34 @@ async def test_a_statement_that_needs_every_source_still_streams_after_its_own()
     kinds = [type(e).__name__ + (f":{e.url}" if isinstance(e, SourceResult) else "") for e in events]
     # The supported first statement does not wait for the slow page; the second does.
     assert kinds.index("StatementJudgment") < kinds.index(f"SourceResult:{MYTH}")
+
+
+async def test_a_page_that_arrives_while_the_head_is_judged_is_streamed_and_read_at_once():
+    class SlowHead:
+        """The first statement takes a while to judge, as a long one does on a busy machine."""
+
+        def __init__(self, inner):
+            self.inner = inner
+
+        def judge(self, statement, sources):
+            if statement.index == 0:
+                time.sleep(0.4)
+            return self.inner.judge(statement, sources)
+
+        def elsewhere(self, *args):
+            return self.inner.elsewhere(*args)
+
+    fetcher = MemoryFetcher({u: html(u) for u in PAGES}, {BEES: 0.0, MYTH: 0.05})
+    with ThreadPoolExecutor(2) as pool:
+        judge = SlowHead(Judge(WordNLI(), fake_model()))
+        verifier = Verifier(judge, SourceLoader(fetcher, None, Limits(), pool), pool)  # type: ignore[arg-type]
+        events = [event async for event in verifier.run(request())]
+    kinds = [type(e).__name__ + (f":{e.url}" if isinstance(e, SourceResult) else "") for e in events]
+    # The head's judging holds up neither the stream nor the reading of the pages that come in.
+    assert kinds.index(f"SourceResult:{MYTH}") < kinds.index("StatementJudgment")
+    assert [e for e in events if isinstance(e, StatementJudgment)] == [
+        e for e in await verify({BEES: 0.0, MYTH: 0.05}) if isinstance(e, StatementJudgment)
+    ]
 
 
 def test_a_quote_from_a_pdf_opens_the_document_at_its_page(judge):

@@ -89,3 +89,18 @@ def test_every_script_has_terms(language, text):
 def test_snowball_stems_inflected_forms_alike():
     assert lexicon("ru").terms("книги") == lexicon("ru").terms("книга")
     assert lexicon("tr").terms("kitaplar") == lexicon("tr").terms("kitap")
+
+
+def test_a_lexicon_reads_a_word_the_same_when_it_remembers_it_and_forgets_past_its_bound(monkeypatch):
+    import companion.text.language as language_module
+
+    text = "The towers were painted in 1889; the painters' ladders swayed. Les tours, l'œil, 東京タワー."
+    for code in ("en", "fr", "ja"):
+        words = lexicon(code)
+        first, again = words.terms(text), words.terms(text)
+        assert first == again and first
+        monkeypatch.setattr(language_module, "_MEMO_WORDS", 3)
+        words.terms("Entirely novel vocabulary here")
+        assert len(words._terms_of) <= 3
+        assert words.terms(text) == first
+        monkeypatch.undo()
