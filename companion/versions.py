@@ -62,6 +62,7 @@ JUDGE_MODULES = (
     "records",
     "text/analysis",
     "text/claims",
+    "text/quantities",
     "text/retrieve",
     "text/urls",
     "text/weburl",

@@ -21,6 +21,7 @@ from tokenizers import Tokenizer
 from ..config import Model
 from ..errors import ModelUnavailable
 from ..records import Entailment
+from ..text.quantities import respell_quantities
 from .folder import ModelConfig, default_model_dir, load_config
 
 __all__ = ["OnnxNLI", "load_reader", "model_pool"]
@@ -110,10 +111,11 @@ class OnnxNLI:
         return [r for r in results if r is not None]
 
     def score_uncached(self, pairs: Sequence[tuple[str, str]], *, by_length: bool = True) -> list[Entailment]:
-        """Model calls with no cache; `by_length=False` is the naive baseline of the benchmark."""
+        """Model calls with no cache; `by_length=False` is the naive baseline of the benchmark.
+        Each claim is read with the premise's spelling of the quantities both give (text.quantities)."""
         if not pairs:
             return []
-        encodings = self._tokenizer.encode_batch([(p, h) for p, h in pairs])
+        encodings = self._tokenizer.encode_batch([(p, respell_quantities(p, h)) for p, h in pairs])
         order = (
             sorted(range(len(pairs)), key=lambda i: len(encodings[i].ids))
             if by_length

@@ -102,3 +102,21 @@ def test_words_of_frequency_do_not_make_a_page_about_the_claim(judge):
     ]
     result = judged(judge, "Paris is rarely windy, so the tower seldom sways.", page)
     assert not result.contradicted and result.judgment != "complete_support"
+
+
+BRIDGE = [
+    "The old bridge crosses the river at the town centre.",
+    "The bridge is 300 metres long.",
+    "It opened in 1902.",
+]
+
+
+def test_a_quantity_said_in_other_words_is_read_as_the_same_value(judge):
+    """The model reads spellings: "three hundred metres" against "300 metres" was 0.97
+    contradiction, and the statement was shown contradicted (docs/rules.md)."""
+    words = judged(judge, "The bridge is three hundred metres long.", BRIDGE)
+    assert (words.judgment, words.contradicted) == ("complete_support", False)
+    # Another value is still read as one: 0.98 contradiction, a score of 0.15 against the complete
+    # bar of 0.31 (which side of the partial bar, 0.15, is not pinned: it sits on it).
+    other = judged(judge, "The bridge is four hundred metres long.", BRIDGE)
+    assert other.judgment != "complete_support"

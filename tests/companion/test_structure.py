@@ -21,7 +21,7 @@ SHARED = {"config", "errors", "records", "typedefs", "versions"}
 # the pipeline: text → sources / model → judging → pipeline → wire, service and batch on top).
 MAY_IMPORT = {
     "text": set(),
-    "model": set(),
+    "model": {"text"},  # a claim's quantities respelled before the model reads it (text.quantities)
     "sources": {"text"},
     "judging": {"text", "model.folder"},
     "pipeline": {"text", "sources", "judging"},
