@@ -6,8 +6,8 @@ contradiction, and the cascade's reader "one queen" against "a single queen" in 
 (docs/rules.md, "Quantities said in other words"). So before a model reads a pair, a quantity of
 the claim that the premise gives with the same value and the same following word, spelled
 otherwise, is respelled as the premise spells it. A value that differs is left as written, so a
-swapped number is read as before. Only the model's input changes: the claim the rules, the quote
-and the reader see stays as written. English number words.
+swapped number is read as before. Only the model's input changes: the claim that the rules, the
+quote and the user see stays as written. English number words.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ class _Quantity:
 
 
 def _value(spelled: str) -> float | None:
-    """The value of a quantity as written, or None when it is not one ("a and")."""
+    """The value of a quantity as written, or None for a word it does not know."""
     words = re.split(r"\s+and\s+|\s+|-", spelled.lower())
     if words[0][0].isdigit():
         number = float(words[0].replace(",", ""))
