@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 __all__ = ["respell_quantities"]
 
@@ -77,7 +78,10 @@ def _value(spelled: str) -> float | None:
     return float(total + current)
 
 
-def _quantities(text: str) -> list[_Quantity]:
+# A claim is read against every window of its pages, and a window by the claim and its atomic
+# claims: each text is searched once while it is being read.
+@lru_cache(maxsize=4096)
+def _quantities(text: str) -> tuple[_Quantity, ...]:
     found = []
     for m in _QUANTITY.finditer(text):
         value = _value(m.group("number"))
@@ -91,14 +95,14 @@ def _quantities(text: str) -> list[_Quantity]:
                     m.group("next").lower(),
                 )
             )
-    return found
+    return tuple(found)
 
 
 def respell_quantities(premise: str, claim: str) -> str:
     """`claim` with each quantity that `premise` gives with the same value and the same next word
     in another spelling written as `premise` writes it; `claim` itself when there is none."""
     mine = _quantities(claim)
-    theirs = _quantities(premise) if mine else []
+    theirs = _quantities(premise) if mine else ()
     if not theirs:
         return claim
     out, at = [], 0
