@@ -84,7 +84,9 @@ def test_no_stage_after_the_claims_analysis_asks_about_the_claim_again(asked):
     made = asked[CLAIM]
     assert made > 0
     asked.clear()
-    judge = Judge(ReadsBuilt(), load_config(default_model_dir()))
+    model = load_config(default_model_dir())
+    # A cascade's reader (issue 37) reads as the fake does: the count is of the claim's analysis.
+    judge = Judge(ReadsBuilt(), model, reader=ReadsBuilt() if model.cascade else None)
     result = judge.judge(statement, {url: SourceResult(url, document)})
     assert result.judgment == "complete_support"
     # Judging made the claim once more (its own analysis), and no stage after it asked again;
@@ -94,7 +96,10 @@ def test_no_stage_after_the_claims_analysis_asks_about_the_claim_again(asked):
 
 
 def test_found_elsewhere_reads_few_pages_and_never_depends_on_their_order():
-    judge = Judge(WordNLI(), load_config(default_model_dir()), judging=Judging(elsewhere_pages=2))
+    model = load_config(default_model_dir())
+    judge = Judge(
+        WordNLI(), model, judging=Judging(elsewhere_pages=2), reader=WordNLI() if model.cascade else None
+    )
     own = index_page(document_from_text("https://own.example/", "", "The tower is repainted often."))
     others = {
         f"https://other{i}.example/": index_page(

@@ -26,8 +26,9 @@ _TOWER_PAGE = (
 
 
 def _answer() -> str:
-    text = "The tower is painted bright red every year by volunteers. It opened in 1889."
-    first = text.index("volunteers.") + len("volunteers.")
+    # The first sentence is no support far from every bar (test_cli_report.UNSUPPORTED).
+    text = "The tower was painted bright red by volunteers in 2015. It opened in 1889."
+    first = text.index("2015.") + len("2015.")
     return json.dumps(
         {
             "page": {"url": "https://www.perplexity.ai/search/tower", "engine": "perplexity"},

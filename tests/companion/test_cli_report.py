@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from companion.model.folder import default_model_dir, load_config
 from companion.service.cli import main
 
 pytestmark = pytest.mark.slow  # the real model
@@ -174,15 +175,20 @@ repainted every seven years; about 60 tonnes of paint are used, in a shade calle
 brown.</p></article>"""
 
 
+# No support, far from every bar ("painted bright red every year by volunteers" scored 0.147 against
+# the partial bar of 0.15).
+UNSUPPORTED = "The tower was painted bright red by volunteers in 2015."
+
+
 def test_a_statement_without_support_shows_the_closest_passage(tmp_path, capsys, monkeypatch):
     """Issue 36 item 6.5: the JSON has a passage for it; the text output shows it, named for what it is."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
-    request = _request(
-        [("The tower is painted bright red every year by volunteers.", TOWER)], {TOWER: _TOWER_PAGE}
-    )
+    request = _request([(UNSUPPORTED, TOWER)], {TOWER: _TOWER_PAGE})
     result = json.loads(_verify(tmp_path, capsys, request, "--json"))
     [statement] = result["statements"]
     assert statement["judgment"] == "no_support" and not statement["contradicted"]
+    # Far under the partial bar: a verdict pinned on its threshold would flip with any refit.
+    assert statement["score"] <= load_config(default_model_dir()).thresholds.partial - 0.05
     [passage] = statement["per_citation"][0]["evidence"]
     report = _verify(tmp_path, capsys, request)
     assert f"        closest passage: “{passage['text']}”" in report
