@@ -162,10 +162,11 @@ def request() -> VerifyRequest:
     return VerifyRequest(PageInfo(), text, tuple(citations))
 
 
-async def verify(delays: dict[str, float]) -> list[object]:
+async def verify(delays: dict[str, float], at_once: int = 2) -> list[object]:
     fetcher = MemoryFetcher({u: html(u) for u in PAGES}, delays)
-    with ThreadPoolExecutor(2) as pool:
-        verifier = Verifier(Judge(WordNLI(), fake_model()), SourceLoader(fetcher, None, Limits(), pool), pool)
+    with ThreadPoolExecutor(max(2, at_once)) as pool:
+        loader = SourceLoader(fetcher, None, Limits(), pool)
+        verifier = Verifier(Judge(WordNLI(), fake_model()), loader, pool, lookahead=at_once)
         return [event async for event in verifier.run(request())]
 
 
@@ -181,6 +182,18 @@ async def test_statements_come_in_answer_order_with_found_elsewhere_whatever_the
     assert [e for e in slow_first if isinstance(e, StatementJudgment)] == judged
     summaries = [e for e in fast_first + slow_first if isinstance(e, Summary)]
     assert [(s.misplaced_citations, s.uncited_but_supported) for s in summaries] == [(0, 1), (0, 1)]
+
+
+async def test_the_statements_judged_at_once_change_no_verdict_and_no_order():
+    """Settings.judged_at_once (issue 38): one, two or four statements in the model together, each
+    page first or last, the same statements come out in the same order with the same verdicts."""
+    runs = [
+        [e for e in await verify(delays, at_once) if isinstance(e, StatementJudgment)]
+        for at_once in (1, 2, 4)
+        for delays in ({BEES: 0.0, MYTH: 0.05}, {BEES: 0.1, MYTH: 0.0})
+    ]
+    assert [j.statement.index for j in runs[0]] == [0, 1, 2, 3]
+    assert all(run == runs[0] for run in runs)
 
 
 async def test_a_statement_that_needs_every_source_still_streams_after_its_own():
