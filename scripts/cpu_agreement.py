@@ -11,7 +11,8 @@ AMX), and compares the probabilities:
 The pairs: the first SNLI test pairs from ../shared/data (short sentences), then the written
 claim/page pairs of tests/fixtures/meaning/pairs.jsonl (a claim against a 3–5 sentence page, as
 the companion reads sources). Exits 1 when a probability differs by more than --tolerance or an
-argmax flips. `score` is the half that runs inside the emulator.
+argmax flips. `score` is the half that runs inside the emulator; one emulator runs per core
+(--workers), each on its share of the pairs.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -95,24 +97,36 @@ def compare(native: dict, emulated: dict) -> list[dict[str, object]]:
     return rows
 
 
-def emulate(cpu: str, models: list[Path], count: int, qemu: str) -> dict:
-    command = [
-        qemu,
-        "-cpu",
-        cpu,
-        sys.executable,
-        __file__,
-        "score",
-        "--pairs",
-        str(count),
-        "--models",
-        *map(str, models),
+def emulate(cpu: str, models: list[Path], count: int, qemu: str, workers: int) -> dict:
+    """The emulated scores, the pairs dealt out to `workers` emulators at once (pair i to worker
+    i % workers): each pair is scored alone in either case, so the split changes no number, and
+    an emulated pair costs seconds, which one emulator spends on one core."""
+    runs = [
+        subprocess.Popen(
+            [qemu, "-cpu", cpu, sys.executable, __file__, "score", "--pairs", str(count)]
+            + ["--part", f"{w}/{workers}", "--models", *map(str, models)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for w in range(workers)
     ]
-    # qemu warns once per run that TCG lacks features a server CPU names (pcid, x2apic…): not ours.
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise SystemExit(f"the emulated run failed ({done.returncode}):\n{done.stderr[-2000:]}")
-    return json.loads(done.stdout)
+    parts = []
+    for run in runs:
+        # qemu warns once per run that TCG lacks features a server CPU names (pcid, x2apic…): not ours.
+        out, err = run.communicate()
+        if run.returncode != 0:
+            raise SystemExit(f"the emulated run failed ({run.returncode}):\n{err[-2000:]}")
+        parts.append(json.loads(out))
+    merged: dict = {"kernel": parts[0]["kernel"], "models": {}}
+    for name in parts[0]["models"]:
+        shares = [part["models"][name] for part in parts]
+        merged["models"][name] = {
+            "probabilities": [shares[i % workers]["probabilities"][i // workers] for i in range(count)],
+            "sha256": shares[0]["sha256"],
+            "seconds": max(share["seconds"] for share in shares),
+        }
+    return merged
 
 
 def main() -> None:
@@ -125,17 +139,22 @@ def main() -> None:
     parser.add_argument("--cpu", default=EMULATED_CPU, help="the qemu CPU model to compare with")
     parser.add_argument("--tolerance", type=float, default=TOLERANCE)
     parser.add_argument("--json", type=Path, help="also write the comparison here")
+    parser.add_argument(
+        "--workers", type=int, default=len(os.sched_getaffinity(0)), help="emulators run at once"
+    )
+    parser.add_argument("--part", default="0/1", help="score: the pairs i, i+k, i+2k… of I/K only")
     args = parser.parse_args()
     models = args.models or shipped_models()
     pairs = fixed_pairs(args.pairs)
     if args.mode == "score":
-        print(json.dumps(score(models, pairs)))
+        part, parts = map(int, args.part.split("/"))
+        print(json.dumps(score(models, pairs[part::parts])))
         return
     qemu = shutil.which("qemu-x86_64")
     if qemu is None:
         raise SystemExit("qemu-x86_64 is missing: apt-get install qemu-user (scripts/setup.sh --dev does)")
     native = score(models, pairs)
-    emulated = emulate(args.cpu, models, args.pairs, qemu)
+    emulated = emulate(args.cpu, models, args.pairs, qemu, max(1, min(args.workers, args.pairs)))
     rows = compare(native, emulated)
     print(f"native int8 kernel: {native['kernel']}; emulated {args.cpu}: {emulated['kernel']}")
     print(f"{'model':34} {'pairs':>5} {'largest diff':>12} {'flips':>5} {'native s':>8} {'qemu s':>7}")

@@ -20,7 +20,7 @@ from scripts.cpu_agreement import TOLERANCE, shipped_models
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
-PAIRS = 50  # about 100 s under emulation for both models; the model cards report 100
+PAIRS = 50  # 237 s on 2 cores, one emulator a core (487 s with one); the model cards report 100
 
 
 def test_shipped_models_agree_with_an_emulated_avx2_cpu(tmp_path):
