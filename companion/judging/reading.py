@@ -117,6 +117,10 @@ class _Plan:
     windows: tuple[Window, ...]
     joined: str
     top: tuple[int, ...]
+    # Whether every window the joined text was taken from is about the claim (judging.on_topic):
+    # only then may the cascade's reader re-read it (a sentence of the page's chrome that shares a
+    # word with the claim changed the reader's verdict once joined: issue 37).
+    joined_on_topic: bool = True
     # With a cascade: per window, and for the joined text, whether the reader re-read it (reading.Reread).
     decided: tuple[bool, ...] | None = None
     joined_decided: bool = True
@@ -138,11 +142,14 @@ def read_statement(
     atomic claims stay the fast model's."""
     language = claims.language
     own = [
-        _plan(url, d, claims.claim.read, retrieval.candidates, retrieval, hint, language)
+        _plan(url, d, claims.claim.read, retrieval.candidates, retrieval, hint, language, judging.on_topic)
         for url, d, hint in documents
     ]
     atoms = [
-        [_plan(url, d, atom.read, judging.atom_windows, retrieval, "", language) for url, d, _ in documents]
+        [
+            _plan(url, d, atom.read, judging.atom_windows, retrieval, "", language, judging.on_topic)
+            for url, d, _ in documents
+        ]
         for atom in claims.atoms
     ]
     joint = (" ".join(p.joined for p in own), claims.claim.read.text) if len(own) > 1 else None
@@ -174,7 +181,8 @@ def read_sources(
     one for the rechecks of windows that contradict at `recheck_at`, where given); with `reread`,
     what decides re-read by the reader as in read_statement."""
     plans = [
-        _plan(url, d, claim, retrieval.candidates, retrieval, hint, language) for url, d, hint in documents
+        _plan(url, d, claim, retrieval.candidates, retrieval, hint, language, judging.on_topic)
+        for url, d, hint in documents
     ]
     scores = iter(nli.score(_pairs(plans)))
     if reread is None:
@@ -223,7 +231,14 @@ def read_jointly(nli: NLIBackend, claim: Words, readings: Sequence[SourceReading
 
 
 def _plan(
-    url: str, document: Document, claim: Words, limit: int, retrieval: Retrieval, hint: str, language: str
+    url: str,
+    document: Document,
+    claim: Words,
+    limit: int,
+    retrieval: Retrieval,
+    hint: str,
+    language: str,
+    on_topic: float,
 ) -> _Plan:
     page = page_index(document)
     found = rank_windows(
@@ -240,7 +255,9 @@ def _plan(
     about = [w for w in found if w.relevance > 0] or found[:1]
     top = tuple(top_sentences(about, retrieval.joined_sentences))
     joined = " ".join(document.sentences[i].text for i in top)
-    return _Plan(url, document, page, claim, tuple(found), joined, top)
+    joined_from = [w for w in about if any(w.first <= i <= w.last for i in top)]
+    on = all(_about(claim, _window_words(document, w, language), language) >= on_topic for w in joined_from)
+    return _Plan(url, document, page, claim, tuple(found), joined, top, on)
 
 
 def _pairs(plans: Sequence[_Plan]) -> list[tuple[str, str]]:
@@ -283,7 +300,8 @@ def _reread(
         if all(t.entailment < reread.gate for t in texts):
             marked.append(dataclasses.replace(plan, decided=(False,) * len(own), joined_decided=False))
             continue
-        best = set(sorted(range(len(texts)), key=lambda i: (-texts[i].entailment, i))[: reread.windows])
+        rereadable = range(len(texts) if plan.joined_on_topic else len(own))
+        best = set(sorted(rereadable, key=lambda i: (-texts[i].entailment, i))[: reread.windows])
         contradicting = [
             i
             for i, (window, score) in enumerate(zip(plan.windows, own, strict=True))

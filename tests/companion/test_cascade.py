@@ -73,6 +73,44 @@ def test_the_reader_reads_only_what_decides_and_its_reading_is_the_one_kept():
     assert reading.best_reading in reader.score(list(reader.pairs))
 
 
+VOTES = "Only five lawmakers switched their votes from no to yes after the debate."
+COUNCIL = "The city council will vote next Tuesday on a plan to extend the night bus network."
+VOTE_CLAIM = "Five lawmakers switched their vote from no to yes."
+
+
+def reread_texts(page: str, fast: ScriptedNLI) -> set[str]:
+    reader = WordNLI()
+    document = document_from_text("https://example.org/votes", "", page)
+    read_sources(
+        fast,
+        analyse(VOTE_CLAIM, "en"),
+        [(document.url, document, "")],
+        Retrieval(),
+        Judging(),
+        reread=Reread(reader, windows=1, contradiction=0.5, against=0),
+    )
+    return {p for p, _ in reader.pairs}
+
+
+def test_the_reader_rereads_a_joined_text_only_where_every_sentence_of_it_is_about_the_claim():
+    # Beside the article, a sentence that shares one word of the claim ("vote") is joined to the
+    # evidence, and the fast model reads the two together as the most entailing text: the reader
+    # re-reads the evidence alone, so the verdict does not hang on the page's chrome (issue 37).
+    def joined_best(joined: str) -> ScriptedNLI:  # the first fragment the premise holds wins
+        return ScriptedNLI(
+            [
+                (joined, VOTE_CLAIM, Entailment(0.9, 0.05, 0.05)),
+                (VOTES, VOTE_CLAIM, Entailment(0.3, 0.6, 0.1)),
+            ]
+        )
+
+    assert reread_texts(f"{COUNCIL}\n{VOTES}", joined_best(f"{COUNCIL} {VOTES}")) == {VOTES}
+    # Two sentences each about the claim: their joined text is what the reader re-reads.
+    second = "Five of the lawmakers were elected in the north."
+    joined = f"{VOTES} {second}"
+    assert reread_texts(f"{VOTES}\n{second}", joined_best(joined)) == {joined}
+
+
 def test_a_window_the_fast_model_does_not_read_as_the_opposite_is_left_to_it():
     fast = WordNLI()
     reader = WordNLI()
