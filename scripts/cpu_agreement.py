@@ -24,6 +24,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -101,23 +102,28 @@ def emulate(cpu: str, models: list[Path], count: int, qemu: str, workers: int) -
     """The emulated scores, the pairs dealt out to `workers` emulators at once (pair i to worker
     i % workers): each pair is scored alone in either case, so the split changes no number, and
     an emulated pair costs seconds, which one emulator spends on one core."""
-    runs = [
-        subprocess.Popen(
-            [qemu, "-cpu", cpu, sys.executable, __file__, "score", "--pairs", str(count)]
-            + ["--part", f"{w}/{workers}", "--models", *map(str, models)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for w in range(workers)
-    ]
-    parts = []
-    for run in runs:
-        # qemu warns once per run that TCG lacks features a server CPU names (pcid, x2apic…): not ours.
-        out, err = run.communicate()
-        if run.returncode != 0:
-            raise SystemExit(f"the emulated run failed ({run.returncode}):\n{err[-2000:]}")
-        parts.append(json.loads(out))
+    # Files, not pipes: an emulator blocked on a full pipe would wait for a reader busy with another.
+    with tempfile.TemporaryDirectory() as tmp:
+        runs = []
+        for w in range(workers):
+            out, err = Path(tmp, f"{w}.json"), Path(tmp, f"{w}.err")
+            with out.open("w") as stdout, err.open("w") as stderr:
+                command = [qemu, "-cpu", cpu, sys.executable, __file__, "score", "--pairs", str(count)]
+                command += ["--part", f"{w}/{workers}", "--models", *map(str, models)]
+                runs.append((subprocess.Popen(command, stdout=stdout, stderr=stderr), out, err))
+        parts = []
+        try:
+            for run, out, err in runs:
+                # qemu warns once per run that TCG lacks features a server CPU names (pcid, x2apic…).
+                if run.wait() != 0:
+                    tail = err.read_text()[-2000:]
+                    raise SystemExit(f"the emulated run failed ({run.returncode}):\n{tail}")
+                parts.append(json.loads(out.read_text()))
+        finally:
+            for run, _, _ in runs:
+                if run.poll() is None:
+                    run.kill()
+                    run.wait()
     merged: dict = {"kernel": parts[0]["kernel"], "models": {}}
     for name in parts[0]["models"]:
         shares = [part["models"][name] for part in parts]
