@@ -117,10 +117,6 @@ class _Plan:
     windows: tuple[Window, ...]
     joined: str
     top: tuple[int, ...]
-    # Whether every window the joined text was taken from is about the claim (judging.on_topic):
-    # only then may the cascade's reader re-read it (a sentence of the page's chrome that shares a
-    # word with the claim changed the reader's verdict once joined: issue 37).
-    joined_on_topic: bool = True
     # With a cascade: per window, and for the joined text, whether the reader re-read it (reading.Reread).
     decided: tuple[bool, ...] | None = None
     joined_decided: bool = True
@@ -142,14 +138,11 @@ def read_statement(
     atomic claims stay the fast model's."""
     language = claims.language
     own = [
-        _plan(url, d, claims.claim.read, retrieval.candidates, retrieval, hint, language, judging.on_topic)
+        _plan(url, d, claims.claim.read, retrieval.candidates, retrieval, hint, language)
         for url, d, hint in documents
     ]
     atoms = [
-        [
-            _plan(url, d, atom.read, judging.atom_windows, retrieval, "", language, judging.on_topic)
-            for url, d, _ in documents
-        ]
+        [_plan(url, d, atom.read, judging.atom_windows, retrieval, "", language) for url, d, _ in documents]
         for atom in claims.atoms
     ]
     joint = (" ".join(p.joined for p in own), claims.claim.read.text) if len(own) > 1 else None
@@ -181,8 +174,7 @@ def read_sources(
     one for the rechecks of windows that contradict at `recheck_at`, where given); with `reread`,
     what decides re-read by the reader as in read_statement."""
     plans = [
-        _plan(url, d, claim, retrieval.candidates, retrieval, hint, language, judging.on_topic)
-        for url, d, hint in documents
+        _plan(url, d, claim, retrieval.candidates, retrieval, hint, language) for url, d, hint in documents
     ]
     scores = iter(nli.score(_pairs(plans)))
     if reread is None:
@@ -231,14 +223,7 @@ def read_jointly(nli: NLIBackend, claim: Words, readings: Sequence[SourceReading
 
 
 def _plan(
-    url: str,
-    document: Document,
-    claim: Words,
-    limit: int,
-    retrieval: Retrieval,
-    hint: str,
-    language: str,
-    on_topic: float,
+    url: str, document: Document, claim: Words, limit: int, retrieval: Retrieval, hint: str, language: str
 ) -> _Plan:
     page = page_index(document)
     found = rank_windows(
@@ -250,14 +235,27 @@ def _plan(
         hint=hint,
     )
     found = _read_on(document, found, language)
-    # Joined from windows that share a word with the claim: a sentence beside the article that
-    # shares none must not change what the model reads together (issue 36).
-    about = [w for w in found if w.relevance > 0] or found[:1]
-    top = tuple(top_sentences(about, retrieval.joined_sentences))
+    top = tuple(top_sentences(_joining(found), retrieval.joined_sentences))
     joined = " ".join(document.sentences[i].text for i in top)
-    joined_from = [w for w in about if any(w.first <= i <= w.last for i in top)]
-    on = all(_about(claim, _window_words(document, w, language), language) >= on_topic for w in joined_from)
-    return _Plan(url, document, page, claim, tuple(found), joined, top, on)
+    return _Plan(url, document, page, claim, tuple(found), joined, top)
+
+
+def _joining(windows: Sequence[Window]) -> list[Window]:
+    """The windows the joined top sentences are taken from: those that share a word with the claim
+    (a sentence beside the article that shares none must not change what the model reads
+    together, issue 36), or the best-ranked alone."""
+    return [w for w in windows if w.relevance > 0] or list(windows[:1])
+
+
+def _joined_about_claim(plan: _Plan, on_topic: float, language: str) -> bool:
+    """Whether every window the plan's joined text was taken from holds `on_topic` of the claim's
+    words: only then does the cascade's reader re-read it (a sentence of the page's chrome that
+    shares a word with the claim changed the reader's verdict once joined, issue 37)."""
+    return all(
+        _about(plan.claim, _window_words(plan.document, w, language), language) >= on_topic
+        for w in _joining(plan.windows)
+        if any(w.first <= i <= w.last for i in plan.top)
+    )
 
 
 def _pairs(plans: Sequence[_Plan]) -> list[tuple[str, str]]:
@@ -300,7 +298,8 @@ def _reread(
         if all(t.entailment < reread.gate for t in texts):
             marked.append(dataclasses.replace(plan, decided=(False,) * len(own), joined_decided=False))
             continue
-        rereadable = range(len(texts) if plan.joined_on_topic else len(own))
+        joined_rereadable = _joined_about_claim(plan, judging.on_topic, language)
+        rereadable = range(len(texts) if joined_rereadable else len(own))
         best = set(sorted(rereadable, key=lambda i: (-texts[i].entailment, i))[: reread.windows])
         contradicting = [
             i
