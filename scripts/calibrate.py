@@ -15,7 +15,8 @@ through the policy that runs (policy.decide_statement), so the figures describe 
   cross-validation, with the Brier score and expected calibration error (ECE, ten bins) of the
   out-of-fold probabilities;
 - `complete`, `claim` (atomic claims) and `entailment_floor` (the model's own entailment that
-  complete support needs) together, for the mean balanced accuracy of the two sets; `partial`
+  complete support needs) together, for the mean balanced accuracy of the two sets (with
+  `--smooth`, `complete` on that curve averaged over a window around each bar); `partial`
   for WiCE 3-way macro-F1; then `contradiction_ceiling` (the most the most entailing reading may
   contradict for complete support) on those two and NLI pairs that no recipe in the model cards
   trains on (CAD-SNLI dev, 1,000 pairs whose hypotheses people edited minimally to flip the label:
@@ -38,7 +39,7 @@ and writes them into <model>/config.json. The held parts stay untouched for repo
 accuracy is an argmax figure that no threshold touches.
 
     python scripts/calibrate.py --model models/citelens-minilm-nli [--splits runs/splits] [--snli FILE]
-        [--nli-calib FILE]
+        [--nli-calib FILE] [--smooth 0.05]
 """
 
 from __future__ import annotations
@@ -204,8 +205,11 @@ def fit(
     judge: Judge,
     sets: Sequence[Sequence[tuple[ClaimFacts | None, str]]],
     contradiction: float,
+    smooth: float = 0.0,
 ) -> Fit:
-    """Weights, then thresholds searched through the policy, on these examples."""
+    """Weights, then thresholds searched through the policy, on these examples; with `smooth`,
+    `complete` is chosen on the curve averaged over the grid points within +-`smooth` of each bar
+    (a bar fitted to a few hundred examples otherwise lands on their noise)."""
     x, y, w = design(sets)
     l2, _ = choose_l2(x, y, w)
     weights, bias = fit_logistic(x, y, w, l2)
@@ -225,10 +229,25 @@ def fit(
 
     def best_complete_claim(t: Thresholds) -> Thresholds:
         # complete and claim together decide "fully supported" (policy.decide): searched jointly.
-        return max(
-            (dataclasses.replace(t, complete=float(c), claim=float(a)) for c in grid for a in claims),
-            key=lambda candidate: mean_ba(sets, combiner, candidate),
+        # Ties go to the first, lowest complete then lowest claim.
+        curves = {
+            float(a): np.array(
+                [
+                    mean_ba(sets, combiner, dataclasses.replace(t, complete=float(c), claim=float(a)))
+                    for c in grid
+                ]
+            )
+            for a in claims
+        }
+        _, complete, claim = max(
+            (
+                (float(curve[np.abs(grid - c) <= smooth + 1e-9].mean()), float(c), a)
+                for c in grid
+                for a, curve in curves.items()
+            ),
+            key=lambda scored: scored[0],
         )
+        return dataclasses.replace(t, complete=complete, claim=claim)
 
     t = best_complete_claim(start)
     t = max(
@@ -252,6 +271,7 @@ def cross_validated(
     judge: Judge,
     sets: Sequence[Sequence[tuple[ClaimFacts | None, str]]],
     contradiction: float,
+    smooth: float = 0.0,
 ) -> float:
     """Mean balanced accuracy of the whole fit on examples it did not see (5 folds per set)."""
     split = [folds(len(rows)) for rows in sets]
@@ -261,7 +281,7 @@ def cross_validated(
             [rows[i] for i in range(len(rows)) if i not in set(parts[k])] for rows, parts in zip(sets, split)
         ]
         test = [[rows[i] for i in parts[k]] for rows, parts in zip(sets, split)]
-        f = fit(base, judge, train, contradiction)
+        f = fit(base, judge, train, contradiction, smooth)
         scores.append(mean_ba(test, combiner_for(base, judge, f.weights, f.bias), f.thresholds))
     return float(np.mean(scores))
 
@@ -327,6 +347,12 @@ def main() -> None:
     )
     parser.add_argument("--nli-calib-rows", type=int, default=1000)
     parser.add_argument(
+        "--smooth",
+        type=float,
+        default=0.0,
+        help="choose `complete` on the curve averaged over +-this (0: the exact argmax, as shipped)",
+    )
+    parser.add_argument(
         "--snli-skip",
         type=int,
         default=2000,
@@ -373,7 +399,7 @@ def main() -> None:
     names = ("attributionbench", "wice")
     sets = [collect(judge, fmt, read_rows(args.splits / f"{fmt}.{args.part}.jsonl")) for fmt in names]
 
-    chosen = fit(base, judge, sets, contradiction)
+    chosen = fit(base, judge, sets, contradiction, args.smooth)
     combiner = combiner_for(base, judge, chosen.weights, chosen.bias)
     # The ceiling on the most entailing reading's contradiction needs pairs that contradict, which
     # the citation sets lack: searched on NLI pairs beside them, the others held. Ties go to the
@@ -424,12 +450,14 @@ def main() -> None:
         "ceiling_data": f"{args.nli_calib.parent.name}/{args.nli_calib.name}, {len(nli_set)} rows (seed 13)",
         "mean_balanced_accuracy_with_nli": round(mean_ba(with_nli, combiner, chosen.thresholds), 4),
         "mean_balanced_accuracy": round(mean_ba(sets, combiner, chosen.thresholds), 4),
-        "cv_mean_balanced_accuracy": round(cross_validated(base, judge, sets, contradiction), 4),
+        "cv_mean_balanced_accuracy": round(cross_validated(base, judge, sets, contradiction, args.smooth), 4),
         "combiner_brier_cv": round(brier, 4),
         "combiner_ece_cv": round(ece, 4),
         "wice_macro_f1": round(f1, 4),
         "conflict_curve": conflict_curve(sets, with_nli, combiner, chosen.thresholds),
     }
+    if args.smooth:
+        config["calibration"]["complete_chosen_on_curve_averaged_over"] = args.smooth
     config_path.write_text(json.dumps(config, indent=2) + "\n")
     print(
         json.dumps(
