@@ -229,24 +229,14 @@ def fit(
 
     def best_complete_claim(t: Thresholds) -> Thresholds:
         # complete and claim together decide "fully supported" (policy.decide): searched jointly.
-        # Ties go to the first, lowest complete then lowest claim.
         curves = {
-            float(a): np.array(
-                [
-                    mean_ba(sets, combiner, dataclasses.replace(t, complete=float(c), claim=float(a)))
-                    for c in grid
-                ]
-            )
+            float(a): [
+                mean_ba(sets, combiner, dataclasses.replace(t, complete=float(c), claim=float(a)))
+                for c in grid
+            ]
             for a in claims
         }
-        _, complete, claim = max(
-            (
-                (float(curve[np.abs(grid - c) <= smooth + 1e-9].mean()), float(c), a)
-                for c in grid
-                for a, curve in curves.items()
-            ),
-            key=lambda scored: scored[0],
-        )
+        complete, claim = best_on_curves(grid, curves, smooth)
         return dataclasses.replace(t, complete=complete, claim=claim)
 
     t = best_complete_claim(start)
@@ -264,6 +254,21 @@ def fit(
         ),
     )
     return Fit(weights, bias, l2, dataclasses.replace(t, partial=partial))
+
+
+def best_on_curves(grid: np.ndarray, curves: dict[float, list[float]], smooth: float) -> tuple[float, float]:
+    """(complete, claim): the argmax over `grid` (complete) and the curves' keys (claim) of each
+    curve averaged over the grid points within +-`smooth` of the point (fewer at the grid's ends);
+    ties go to the lowest complete, then the lowest claim."""
+    _, complete, claim = max(
+        (
+            (float(np.mean(np.asarray(curve)[np.abs(grid - c) <= smooth + 1e-9])), float(c), claim)
+            for c in grid
+            for claim, curve in curves.items()
+        ),
+        key=lambda scored: scored[0],
+    )
+    return complete, claim
 
 
 def cross_validated(
