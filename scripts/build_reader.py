@@ -103,8 +103,13 @@ def base_folder(cache: Path, expected_sha256: str) -> Path:
 def merged_checkpoint(base: Path, state: Path, out: Path) -> None:
     """The base's bottom layers with the committed adapters and head, merged, as a HF folder."""
     from transformers import AutoTokenizer
+    from transformers.utils import logging
 
     from scripts.train_reader import build_model, load_trainable
+
+    # The base has no classification head, and transformers says so and advises training it: the
+    # committed head replaces it just below, so at set-up that advice would only mislead.
+    logging.set_verbosity_error()
 
     meta = json.loads((state / "state.json").read_text())
     if meta["step"] != meta["total_steps"]:

@@ -24,7 +24,7 @@ else
   if [[ -n $reader && ! -f models/$reader/model.onnx ]]; then
     python3 -m venv .venv-build
     .venv-build/bin/python -m pip install -q --upgrade pip
-    .venv-build/bin/python -m pip install -q "${find_links[@]}" -e ".[train,export]"
+    .venv-build/bin/python -m pip install -q "${find_links[@]}" ".[train,export]"
     .venv-build/bin/python scripts/build_reader.py
   fi
   .venv/bin/python -m pip install -q "${find_links[@]}" .
