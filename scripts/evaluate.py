@@ -6,10 +6,11 @@
 Each example goes through companion.judging.judge.Judge with its evidence given inline (the companion's
 segmentation, retrieval, context reading, atomic claims and combiner; no copy of them here).
 Writes one JSON line per input line, in order:
-    {"line": i, "score": p, "judgment": "complete_support|partial_support|no_support", "evidence": [k, …]}
+    {"line": i, "score": p, "judgment": "complete_support|partial_support|no_support", "evidence": [k, …],
+     "entailment": e, "contradicted": true|false}
 where p is the probability that the cited text fully supports the claim and `evidence` holds the
 indices of the chosen evidence sentences in the example's own evidence list. SNLI lines also carry
-"label"; meaning lines carry "id", "family" and "contradicted". Metrics: accuracy (SNLI); balanced
+"label"; meaning lines carry "id" and "family". Metrics: accuracy (SNLI); balanced
 accuracy and ROC AUC of complete vs the rest; WiCE 3-way macro-F1 and evidence-sentence recall /
 precision against meta.oracle_idx.
 
@@ -47,6 +48,7 @@ def prediction(line: int, fmt: str, row: dict, ex: Example, result: StatementJud
     judgment = result.judgment if result.judgment in JUDGED else "no_support"
     chosen = sorted({ex.owner[e.sentence_index] for cj in result.per_citation for e in cj.evidence})
     out: dict = {"line": line, "score": result.score, "judgment": judgment, "evidence": chosen}
+    out["contradicted"] = result.contradicted
     # The model's own best reading, apart from the combiner: what a gate on it would see.
     out["entailment"] = max((cj.entailment for cj in result.per_citation), default=0.0)
     if fmt == "snli":  # the model's own 3-way reading of the premise
@@ -60,7 +62,7 @@ def prediction(line: int, fmt: str, row: dict, ex: Example, result: StatementJud
             }
         out["label"] = max(probs, key=lambda k: probs[k])
     if fmt == "meaning":
-        out.update(id=row["id"], family=row["family"], contradicted=result.contradicted)
+        out.update(id=row["id"], family=row["family"])
     return out
 
 
@@ -147,6 +149,11 @@ def metrics(fmt: str, rows: list[dict], preds: list[dict]) -> dict:
         out["contradicted_judged_complete"] = (
             f"{sum(p['judgment'] == 'complete_support' for p in contradicted)}/{len(contradicted)}"
         )
+        # The red badge: how many of the pairs whose premise contradicts are flagged so, and how
+        # many of the others are flagged wrongly.
+        out["contradiction_flagged"] = f"{sum(p['contradicted'] for p in contradicted)}/{len(contradicted)}"
+        others = [p for r, p in zip(rows, preds) if r["label"] != "contradiction"]
+        out["others_flagged"] = f"{sum(p['contradicted'] for p in others)}/{len(others)}"
         return out
     gold3 = [ex.gold for ex in examples(fmt, rows)]
     gold = [g == "complete_support" for g in gold3]

@@ -73,7 +73,7 @@ def test_script_writes_one_line_per_input_in_order(tmp_path):
     preds = [json.loads(line) for line in out.read_text().splitlines()]
     assert [p["line"] for p in preds] == [0, 1, 2]
     for p in preds:
-        assert set(p) == {"line", "score", "judgment", "evidence", "entailment"}
+        assert set(p) == {"line", "score", "judgment", "evidence", "entailment", "contradicted"}
         assert 0 <= p["score"] <= 1 and p["judgment"] in {"complete_support", "partial_support", "no_support"}
         assert 0 <= p["entailment"] <= 1
         assert all(isinstance(k, int) and 0 <= k < 2 for k in p["evidence"])
@@ -118,6 +118,10 @@ def test_snli_lines_carry_a_label(tmp_path):
     assert metrics["contradicted_judged_complete"] == f"{contradicted_complete}/1"
     expected = ((judgments[0] == "complete_support") + (not contradicted_complete)) / 2
     assert metrics["judge_balanced_accuracy_2way"] == expected
+    # The red badge, counted on each side of the gold label.
+    flagged = [json.loads(line)["contradicted"] for line in out.read_text().splitlines()]
+    assert metrics["contradiction_flagged"] == f"{int(flagged[1])}/1"
+    assert metrics["others_flagged"] == f"{int(flagged[0])}/1"
 
 
 MEANING_FAMILIES = {"myth", "negation", "quantifier", "direction", "attribution", "scope"}
