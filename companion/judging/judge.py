@@ -321,7 +321,7 @@ class Judge:
                 found.windows,
                 strict=True,
             )
-        )
+        ) + tuple(WindowFacts(o.score.contradiction, o.confirmed) for o in reading.opposed)
         return SourceFacts(
             tuple(self._features(relator.claim, [reading], reading.best_entailment)),
             reading.best_reading,
@@ -337,7 +337,8 @@ class Judge:
         """The sentences the model reads as the opposite of the claim: each sentence read by the
         shortest on-topic window that holds it (a one-sentence window is that sentence's own
         reading), at the conflict bar or the contradiction bar, whichever is lower, of the model
-        that read that window. Those the wording does are meaning.py's (`worded_opposite`)."""
+        that read that window; the cascade's reader's added readings (`opposed`) at the reader's
+        bar too. Those the wording does are meaning.py's (`worded_opposite`)."""
         fast_bar = self.thresholds.of_fast_model().recheck_at
         shortest: dict[int, tuple[int, float, float]] = {}
         for window, score, on_topic, fast in zip(
@@ -351,7 +352,13 @@ class Judge:
                 known = shortest.get(i)
                 if known is None or (size, -score.contradiction) < (known[0], -known[1]):
                     shortest[i] = (size, score.contradiction, bar)
-        return frozenset(i for i, (_, contradiction, bar) in shortest.items() if contradiction >= bar)
+        otherwise = {i for i, (_, contradiction, bar) in shortest.items() if contradiction >= bar}
+        for o in reading.opposed:
+            window = reading.windows[o.window]
+            if o.score.contradiction >= self.thresholds.recheck_at:
+                size = window.last - window.first
+                otherwise.update(i for i in range(window.first, window.last + 1) if shortest[i][0] >= size)
+        return frozenset(otherwise)
 
     def _together(
         self, claim: Claim, readings: Sequence[SourceReading], joint: Entailment | None

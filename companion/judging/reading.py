@@ -25,6 +25,7 @@ from .claim import StatementClaims
 from .rulebook import reports_unsettled
 
 __all__ = [
+    "Opposed",
     "Reread",
     "SourceReading",
     "StatementReadings",
@@ -77,6 +78,18 @@ class SourceReading:
     # Per window: the cascade's fast model read it and the reader did not (all False without a
     # cascade), so its readings are on the fast model's scale (policy.WindowFacts.fast).
     fast: tuple[bool, ...] = ()
+    # The cascade's reader's readings of the windows it re-read only because the fast model reads
+    # them as contradicting (Reread.against): beside the fast model's, never in place of them.
+    opposed: tuple[Opposed, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Opposed:
+    """The reader's reading of an on-topic window the fast model reads as contradicting."""
+
+    window: int  # its index in SourceReading.windows
+    score: Entailment
+    confirmed: float  # its contradiction, rechecked with the page's context (_rechecked)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,8 +108,9 @@ class Reread:
     """The cascade (issue 37, model.folder.Cascade): the stronger `reader` re-reads each cited
     source's `windows` texts the fast model reads as most entailing and its `against` on-topic
     windows it reads as most contradicting, at `contradiction` or above, unless it reads every
-    text of the source as entailing under `gate`; the reader's readings replace the fast model's
-    on those texts, and only they give the source's best reading (_reread)."""
+    text of the source as entailing under `gate`. On the most entailing texts the reader's
+    readings replace the fast model's, and only they give the source's best reading; on the
+    contradicting ones they are added beside the fast model's (_reread)."""
 
     reader: NLIBackend
     windows: int
@@ -120,6 +134,8 @@ class _Plan:
     # With a cascade: per window, and for the joined text, whether the reader re-read it (reading.Reread).
     decided: tuple[bool, ...] | None = None
     joined_decided: bool = True
+    # With a cascade: the windows the reader re-read for the opposite alone, with its readings.
+    opposed: tuple[tuple[int, Entailment], ...] = ()
 
 
 def read_statement(
@@ -285,18 +301,23 @@ def _reread(
     fast model's (in _pairs' order, as _readings takes them), and the reader's reading of `joint`.
 
     What decides, per plan: the `reread.windows` texts the fast model reads as most entailing (a
-    window or the joined top sentences; the first ranked on ties), and the `reread.against`
-    on-topic windows it reads as most contradicting, at `reread.contradiction` or above; nothing
-    where every text reads as entailing under `reread.gate`. The other windows keep the fast
-    model's reading, a contradiction included, so a reading of the opposite counts whoever read it:
-    the quote and the rules still look at every window, but only decided texts give the best
-    reading (and with none decided, the fast model's)."""
+    window or the joined top sentences; the first ranked on ties); nothing where every text reads
+    as entailing under `reread.gate`. The other windows keep the fast model's reading, a
+    contradiction included, so a reading of the opposite counts whoever read it: the quote and the
+    rules still look at every window, but only decided texts give the best reading (and with none
+    decided, the fast model's). The `reread.against` other on-topic windows the fast model reads
+    as most contradicting, at `reread.contradiction` or above, are re-read too, and the reader's
+    readings of them kept beside the fast model's (`_Plan.opposed`): the reader may find a
+    contradiction the fast model reads under its bar, and may not clear one it reads (a re-read
+    in place of the fast model's reading turned four refuted sentences of the frozen set green)."""
     windows, together = _scores(plans, scores)
     marked: list[_Plan] = []
+    opposed: list[list[int]] = []
     for plan, own, joined_score in zip(plans, windows, together, strict=True):
         texts = [*own, joined_score] if plan.joined else list(own)
         if all(t.entailment < reread.gate for t in texts):
             marked.append(dataclasses.replace(plan, decided=(False,) * len(own), joined_decided=False))
+            opposed.append([])
             continue
         joined_rereadable = _joined_about_claim(plan, judging.on_topic, language)
         rereadable = range(len(texts) if joined_rereadable else len(own))
@@ -308,16 +329,22 @@ def _reread(
             and _about(plan.claim, _window_words(plan.document, window, language), language)
             >= judging.on_topic
         ]
-        against = set(sorted(contradicting, key=lambda i: (-own[i].contradiction, i))[: reread.against])
-        decided = tuple(i in best | against for i in range(len(own)))
+        against = sorted(contradicting, key=lambda i: (-own[i].contradiction, i))[: reread.against]
+        decided = tuple(i in best for i in range(len(own)))
         marked.append(dataclasses.replace(plan, decided=decided, joined_decided=len(own) in best))
+        opposed.append(sorted(set(against) - best))
     pairs = [(w.text, p.claim.text) for p in marked for w, d in zip(p.windows, p.decided or ()) if d]
     pairs += [(p.joined, p.claim.text) for p in marked if p.joined and p.joined_decided]
+    pairs += [(p.windows[i].text, p.claim.text) for p, some in zip(marked, opposed) for i in some]
     again = iter(reread.reader.score(pairs + ([joint] if joint else [])))
     merged = [
         next(again) if d else s for p, own in zip(marked, windows) for s, d in zip(own, p.decided or ())
     ]
     merged += [next(again) if p.joined_decided else j for p, j in zip(marked, together) if p.joined]
+    marked = [
+        dataclasses.replace(p, opposed=tuple((i, next(again)) for i in some)) if some else p
+        for p, some in zip(marked, opposed)
+    ]
     return marked, iter(merged), next(again) if joint else None
 
 
@@ -341,9 +368,10 @@ def _readings(
         for plan in plans
     ]
     confirmed = _rechecked(nli, reread, plans, own, on_topic, language, recheck_at)
+    opposed = _opposed(reread, plans, language, recheck_at)
     readings: dict[str, SourceReading] = {}
-    for plan, window_scores, joined_score, topical, checked in zip(
-        plans, own, joined_scores, on_topic, confirmed, strict=True
+    for plan, window_scores, joined_score, topical, checked, theirs in zip(
+        plans, own, joined_scores, on_topic, confirmed, opposed, strict=True
     ):
         sentences = sentence_words(plan.document, language)
         decided = plan.decided or (True,) * len(plan.windows)
@@ -375,8 +403,32 @@ def _readings(
                 plan.windows, window_scores, plan.top, joined_score, decided, plan.joined_decided
             ),
             tuple(not d for d in decided) if plan.decided is not None else (False,) * len(plan.windows),
+            theirs,
         )
     return readings
+
+
+def _opposed(
+    reread: Reread | None, plans: Sequence[_Plan], language: str, bar: float | None
+) -> list[tuple[Opposed, ...]]:
+    """The reader's readings of the windows it re-read for the opposite (_Plan.opposed), each
+    contradiction at `bar` read again with the page's context by the reader, as _rechecked does."""
+    again = [
+        (p, k, (f"{context} {plan.windows[w].text}", plan.claim.text))
+        for p, plan in enumerate(plans)
+        for k, (w, score) in enumerate(plan.opposed)
+        if bar is not None and score.contradiction >= bar
+        for context in [given_elsewhere(plan.document, plan.windows[w], plan.claim, language)]
+        if context
+    ]
+    confirmed = [[score.contradiction for _, score in plan.opposed] for plan in plans]
+    if again and reread is not None:
+        for (p, k, _), score in zip(again, reread.reader.score([pair for _, _, pair in again])):
+            confirmed[p][k] = score.contradiction
+    return [
+        tuple(Opposed(w, score, c) for (w, score), c in zip(plan.opposed, checked, strict=True))
+        for plan, checked in zip(plans, confirmed, strict=True)
+    ]
 
 
 def _rechecked(

@@ -15,7 +15,7 @@ from companion.config import Judging, Retrieval
 from companion.errors import ModelUnavailable
 from companion.judging.judge import Judge
 from companion.judging.judges import model_dirs
-from companion.judging.reading import Reread, SourceReading, read_sources
+from companion.judging.reading import Opposed, Reread, SourceReading, read_sources
 from companion.model.folder import Cascade, default_model_dir, load_config
 from companion.records import Citation, Entailment, SourceResult
 from companion.service.runtime import build_judge
@@ -48,7 +48,7 @@ def read(reread: Reread | None, fast: WordNLI) -> dict:
     )
 
 
-def test_the_reader_reads_only_what_decides_and_its_reading_is_the_one_kept():
+def test_the_reader_reads_only_what_decides_and_adds_its_reading_of_the_opposite():
     fast = ScriptedNLI([("wrought iron, not of steel", CLAIM, Entailment(0.02, 0.28, 0.7))])
     alone = read(None, WordNLI())["https://example.org/eiffel"]
     reader = ScriptedNLI([("wrought iron, not of steel", CLAIM, Entailment(0.01, 0.01, 0.98))])
@@ -59,18 +59,51 @@ def test_the_reader_reads_only_what_decides_and_its_reading_is_the_one_kept():
     assert len(fast.pairs) == len(alone.windows) + 1
     assert len(reader.pairs) == 2
     assert {p for p, _ in reader.pairs} <= {p for p, _ in fast.pairs}
-    # Every window stays for the quote and the rules; the one the reader re-read carries its
-    # reading, not the fast model's 0.7, and the others the fast model's.
+    # Every window stays for the quote and the rules, with the fast model's reading but for the
+    # most entailing text, which is the reader's alone. The reader's reading of the window the fast
+    # model reads as the opposite is added beside the fast model's 0.7, not in its place: the reader
+    # may find a contradiction, never clear one.
     assert reading.windows == alone.windows
     negated = next(i for i, w in enumerate(reading.windows) if "not of steel" in w.text)
-    assert reading.window_scores[negated] == Entailment(0.01, 0.01, 0.98)
-    assert reading.contradiction == pytest.approx(0.98)
+    assert reading.window_scores[negated] == Entailment(0.02, 0.28, 0.7)
+    assert reading.opposed == (Opposed(negated, Entailment(0.01, 0.01, 0.98), 0.98),)
     read_by_reader = {p for p, _ in reader.pairs}
+    best = [w.text for w in reading.windows if w.text in read_by_reader and "not of steel" not in w.text]
     for window, score in zip(reading.windows, reading.window_scores, strict=True):
-        if window.text not in read_by_reader:
+        if window.text not in best:
             assert score == fast.score([(window.text, CLAIM)])[0]
     # The best reading is the reader's, never a window only the fast model read.
     assert reading.best_reading in reader.score(list(reader.pairs))
+
+
+def test_the_readers_opposite_turns_a_verdict_red_and_cannot_turn_one_green():
+    """Both models' readings of the opposite count, each at its own bars: the fast model's at
+    0.94 (fast_contradiction), the reader's at 0.67, as 0.4.0's config sets them."""
+    url = "https://example.org/eiffel"
+    document = document_from_text(url, "Eiffel Tower", PAGE, declared_language="en")
+    [statement] = statements(CLAIM, [Citation("c1", "1", url, len(CLAIM))])
+    model = fake_model()
+    bars = dataclasses.replace(
+        model.thresholds, contradiction=0.67, conflict=0.5, fast_contradiction=0.94, fast_conflict=0.5
+    )
+    config = dataclasses.replace(
+        model, thresholds=bars, cascade=Cascade(model, windows=1, contradiction=0.5, against=1)
+    )
+    negated = ("wrought iron, not of steel", CLAIM)
+
+    def verdict(fast_reads: float, reader_reads: float) -> tuple[str, bool]:
+        fast = ScriptedNLI([(*negated, Entailment(0.02, 0.98 - fast_reads, fast_reads))])
+        reader = ScriptedNLI([(*negated, Entailment(0.01, 0.99 - reader_reads, reader_reads))])
+        judged = Judge(fast, config, reader=reader).judge(statement, {url: SourceResult(url, document)})
+        assert any("not of steel" in p for p, _ in reader.pairs)
+        return judged.judgment, judged.contradicted
+
+    # Under the fast model's own bar, over the reader's: the reader's reading makes it red.
+    assert verdict(0.7, 0.98) == ("no_support", True)
+    # Over the fast model's bar, and the reader reads no contradiction: it stays red.
+    assert verdict(0.97, 0.02) == ("no_support", True)
+    # Neither reads it at its contradiction bar, the fast model at its conflict bar: never green.
+    assert verdict(0.7, 0.02)[0] != "complete_support"
 
 
 VOTES = "Only five lawmakers switched their votes from no to yes after the debate."
@@ -189,8 +222,12 @@ def test_the_reader_rereads_only_the_most_contradicting_windows_and_the_others_s
         "The tower is made of puddled iron from Pompey in Lorraine.",
         "Visitors climb the tower by stairs or by lift.",
     ]
-    # The fast model's 0.7 on the window the reader did not re-read still counts against support.
-    assert reading.contradiction == pytest.approx(0.7)
+    # Every window keeps the fast model's reading of the opposite, the re-read one's 0.9 included:
+    # the reader's 0.08 there is added beside it and clears nothing.
+    pompey = next(i for i, w in enumerate(reading.windows) if "Pompey" in w.text)
+    assert reading.opposed == (Opposed(pompey, Entailment(0.02, 0.9, 0.08), 0.08),)
+    assert reading.contradiction == pytest.approx(0.9)
+    assert any(s.contradiction == pytest.approx(0.7) for s in reading.window_scores)
 
     both = ScriptedNLI(list(reader.readings))
     read(Reread(both, windows=1, contradiction=0.5, against=2), fast)
@@ -223,10 +260,12 @@ def test_a_window_the_reader_read_is_rechecked_by_the_reader_with_the_page_aroun
     fast, reader = run(0.5)
     fast_alone, reader_alone = run(None)
     # The window lacks the claim's 1889, which the page gives in another sentence: it is read again
-    # with that sentence before it, by the reader that read the window, never by the fast model.
-    again = reader.pairs[len(reader_alone.pairs) :]
-    assert again and all(p.endswith("not of steel.") and "1889" in p for p, _ in again)
-    assert fast.pairs == fast_alone.pairs
+    # with that sentence before it by each model that read it as the opposite, the reader's
+    # reading by the reader and the fast model's (which stays beside it) by the fast model.
+    for model, alone in ((reader, reader_alone), (fast, fast_alone)):
+        again = model.pairs[len(alone.pairs) :]
+        assert model.pairs[: len(alone.pairs)] == alone.pairs
+        assert len(again) == 1 and again[0][0].endswith("not of steel.") and "1889" in again[0][0]
 
 
 def test_the_windows_left_to_the_fast_model_are_marked_and_rechecked_at_its_own_bar():
@@ -254,9 +293,12 @@ def test_the_windows_left_to_the_fast_model_are_marked_and_rechecked_at_its_own_
         return readings[document.url], fast, reader
 
     reading, fast, reader = run(0.85)
-    # The windows the reader did not re-read keep the fast model's reading, and are marked so.
+    # The windows whose reading is not the reader's are marked so: those it did not re-read, and
+    # the one it re-read for the opposite, whose reading it only added to.
     asked = {p for p, _ in reader.pairs}
-    assert reading.fast == tuple(w.text not in asked for w in reading.windows)
+    opposed = {o.window for o in reading.opposed}
+    marked = tuple(w.text not in asked or i in opposed for i, w in enumerate(reading.windows))
+    assert opposed and reading.fast == marked
     assert any(reading.fast) and not all(reading.fast)
     # A window the fast model alone read is read again with the page's 1889 where it reaches the
     # fast model's own bar (0.85): its 0.88 does, its 0.8 does not; at the reader's bar (0.5), both.
