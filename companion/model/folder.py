@@ -98,14 +98,16 @@ class Cascade:
     The fast model reads every window and picks; the reader re-reads each cited source's
     `windows` texts (a window or the joined top sentences) the fast model reads as most
     entailing, and its `against` on-topic windows the fast model reads as most contradicting at
-    `contradiction` or above; the source's best reading is then the reader's. A source the fast
+    `contradiction` or above; the source's best reading is then the reader's. On those
+    contradicting windows the reader's reading is added beside the fast model's, not put in its
+    place: either model's reading of the opposite counts, at its own bars. A source the fast
     model reads as entailing under `gate` everywhere is not re-read. The thresholds in this config
     are fitted through the cascade."""
 
     reader: ModelConfig  # its folder sits beside this model's; its config says "role": "reader"
     windows: int = 1
     contradiction: float = 0.5
-    # Windows past it keep the fast model's contradiction, which still counts against support.
+    # Windows past it are the fast model's alone; its contradiction still counts against support.
     against: int = 1
     # A source whose every text the fast model reads as entailing under `gate` is left to it: the
     # reader is spent where a verdict of support is in reach (its reading is then never green).
