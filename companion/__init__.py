@@ -11,5 +11,5 @@ __all__ = ["JUDGE_CODE", "__version__"]
 # Both written by scripts/release.py (docs/releasing.md): the release, bumped with every change of
 # what the companion outputs, and the fingerprint of the judging code it was made from
 # (companion.versions; tests/companion/test_versions.py holds the two together).
-__version__ = "0.12.0"
-JUDGE_CODE = "308cae6fe4dcc35b"
+__version__ = "0.12.1"
+JUDGE_CODE = "9f6414bd8b9c7d0c"
