@@ -161,6 +161,9 @@ class Settings:
     cache_max_bytes: int = 200 * 1024 * 1024
     use_cache: bool = True
     onnx_threads: int = 0  # model calls side by side, one core each; 0: one per usable core
+    # Statements of an answer judged at once: one's rules and retrieval run while the others' pairs
+    # are in the model, whose pool takes the earliest statement's calls first (model/pool.py).
+    judged_at_once: int = 4
     limits: Limits = field(default_factory=Limits)
     retrieval: Retrieval = field(default_factory=Retrieval)
 

@@ -11,16 +11,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Callable
 from concurrent.futures import Executor
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 from .config import Limits
 from .errors import SourceUnavailable
 from .judging.alce import summarize
 from .judging.judge import Judge
 from .judging.judges import Judges
+from .model.pool import reading_for
 from .records import (
     Citation,
     Document,
@@ -45,6 +46,7 @@ from .typedefs import SourceFetcher
 __all__ = ["Event", "SourceLoader", "Verifier"]
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 Event = Started | SourceResult | StatementJudgment | Summary
@@ -183,7 +185,9 @@ class Verifier:
         def judge_soon(index: int) -> None:
             statement = statements[index]
             if index not in ahead and all(c.url in ready for c in statement.citations):
-                future = loop.run_in_executor(self._executor, self.judge.judge, statement, dict(ready))
+                future = loop.run_in_executor(
+                    self._executor, _at_position, index, self.judge.judge, statement, dict(ready)
+                )
                 # One the stream never reached (the client left) must not log an unread error.
                 future.add_done_callback(lambda f: f.cancelled() or f.exception())
                 ahead[index] = future
@@ -199,8 +203,9 @@ class Verifier:
                     head = ahead.pop(at).result()
                 if head is not None and (head.judgment == "complete_support" or not tasks):
                     if head.judgment != "complete_support":
+                        elsewhere = self.judge.elsewhere
                         head = await loop.run_in_executor(
-                            self._executor, self.judge.elsewhere, head, dict(ready), cited_by
+                            self._executor, _at_position, at, elsewhere, head, dict(ready), cited_by
                         )
                     judged.append(head)
                     yield head
@@ -225,3 +230,10 @@ class Verifier:
             for future in ahead.values():
                 future.cancel()
         yield summarize(judged, int((time.perf_counter() - started) * 1000))
+
+
+def _at_position(position: int, judging: Callable[..., T], *args: Any) -> T:
+    """`judging(*args)` with its model calls queued as the statement at `position`'s: the model's
+    pool serves the earliest statement of the answer first (model/pool.py)."""
+    with reading_for(position):
+        return judging(*args)

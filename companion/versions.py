@@ -86,6 +86,7 @@ OPERATIONS_MODULES = (
     "judging/__init__",
     "model/__init__",
     "model/cpu",
+    "model/pool",
     "service/__init__",
     "service/autostart",
     "service/cli",

@@ -10,7 +10,7 @@ import os
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
 
@@ -23,16 +23,17 @@ from ..errors import ModelUnavailable
 from ..records import Entailment
 from ..text.quantities import respell_quantities
 from .folder import ModelConfig, default_model_dir, load_config
+from .pool import ModelPool
 
 __all__ = ["OnnxNLI", "load_reader", "model_pool"]
 
 
-def model_pool(threads: int = 0) -> ThreadPoolExecutor:
+def model_pool(threads: int = 0) -> ModelPool:
     """The threads that run model calls, one core each: `threads`, or one per usable core.
 
     The runtime makes one and hands it to every model, so that two models at work (an English and a
     French statement at once) never use more cores than the machine has."""
-    return ThreadPoolExecutor(threads or _usable_cores(), thread_name_prefix="citelens-onnx")
+    return ModelPool(threads or _usable_cores())
 
 
 class OnnxNLI:
@@ -54,7 +55,7 @@ class OnnxNLI:
         cache_pairs: int | None = None,
         max_batch: int | None = None,
         tuning: Model | None = None,
-        pool: ThreadPoolExecutor | None = None,
+        pool: Executor | None = None,
     ):
         model_dir = model_dir or default_model_dir()
         self.config = load_config(model_dir)

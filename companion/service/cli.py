@@ -21,7 +21,7 @@ import socket
 import stat
 import sys
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -434,7 +434,7 @@ def audit_batch(settings: Settings, args: argparse.Namespace) -> int:
 # --- doctor ------------------------------------------------------------------------------------
 
 
-def _check_model(model_dir: Path, settings: Settings, pool: ThreadPoolExecutor) -> str:
+def _check_model(model_dir: Path, settings: Settings, pool: Executor) -> str:
     """Loads a model as the companion does, its calibrated combiner too, and judges a probe with it:
     a model that fails here would otherwise fail first in the middle of a reader's check."""
     config = load_config(model_dir)

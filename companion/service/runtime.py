@@ -7,7 +7,7 @@ model session, an HTTP client or a cache, so there is no global state to reason 
 from __future__ import annotations
 
 import logging
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from types import TracebackType
 
 from ..config import Retrieval, Settings
@@ -26,7 +26,7 @@ __all__ = ["Runtime", "build_judge"]
 log = logging.getLogger(__name__)
 
 
-def build_judge(config: ModelConfig, retrieval: Retrieval, pool: ThreadPoolExecutor) -> Judge:
+def build_judge(config: ModelConfig, retrieval: Retrieval, pool: Executor) -> Judge:
     """A model's Judge, its calibrated combiner built: what `citelens doctor` checks for each model."""
     nli = OnnxNLI(config.path, pool=pool)
     return Judge(nli, nli.config, retrieval, reader=load_reader(nli.config, pool=pool))
@@ -49,15 +49,17 @@ class Runtime:
         )
         self.fetcher = PageFetcher(settings.limits, AddressPolicy(settings.allow_private)) if fetch else None
         self.results = Results(keep=settings.limits.results_kept, ttl_s=settings.limits.result_ttl_s)
-        # Two statements are judged at once: the model's pool caps its cores for both, and the
-        # second's rules and retrieval run while the first's pairs are in the model (issue 38).
-        # Extraction gets its own threads, so a page being parsed never waits behind judging.
-        self._judge_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="citelens-judge")
+        # Several statements are judged at once (Settings.judged_at_once): the model's pool caps
+        # their cores and takes the earliest one's calls first, and the others' rules and retrieval
+        # run while its pairs are in the model (issue 38). Extraction gets its own threads, so a
+        # page being parsed never waits behind judging.
+        self._judge_pool = ThreadPoolExecutor(settings.judged_at_once, thread_name_prefix="citelens-judge")
         self._extract_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="citelens-extract")
         self.verifier = Verifier(
             self.judges,
             SourceLoader(self.fetcher, self.cache, settings.limits, self._extract_pool),
             self._judge_pool,
+            lookahead=settings.judged_at_once,
         )
         if settings.allow_private:
             log.warning(

@@ -338,4 +338,3 @@ def test_the_reader_build_checks_its_readings_against_the_recorded_ones(tmp_path
     assert build_reader.disagreement(default_model_dir(), reference) > build_reader.TOLERANCE
     same = dict(reference, probabilities=build_reader.read_reference(default_model_dir())["probabilities"])
     assert build_reader.disagreement(default_model_dir(), same) == 0.0
-
