@@ -24,7 +24,9 @@ MAY_IMPORT = {
     "model": {"text"},  # a claim's quantities respelled before the model reads it (text.quantities)
     "sources": {"text"},
     "judging": {"text", "model.folder"},
-    "pipeline": {"text", "sources", "judging"},
+    # The pipeline knows each statement's place in the answer, and the model's pool serves the
+    # earliest first (model.pool.reading_for): the only part of the model it names.
+    "pipeline": {"text", "sources", "judging", "model.pool"},
     "wire": {"text", "model"},
     "batch": {
         "text",
