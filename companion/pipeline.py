@@ -177,9 +177,10 @@ class Verifier:
         judged: list[StatementJudgment] = []
         head: StatementJudgment | None = None
         loop = asyncio.get_running_loop()
-        # The next statement is judged while the head is (issue 38): its rules and retrieval run
-        # while the head's pairs are in the model, instead of leaving the cores idle. Each gets a
-        # copy of the sources read so far; a verdict reads only its own statement's sources.
+        # The next statements are judged while the head is (issue 38): their rules and retrieval
+        # run while the head's pairs are in the model, and their pairs fill the cores the head
+        # leaves idle, the head's served first (_at_position). Each gets a copy of the sources
+        # read so far; a verdict reads only its own statement's sources.
         ahead: dict[int, asyncio.Future[StatementJudgment]] = {}
 
         def judge_soon(index: int) -> None:
