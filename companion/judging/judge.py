@@ -66,6 +66,7 @@ from .policy import (
     Verdicts,
     WindowFacts,
     decide_source,
+    recheck_bar,
     verdicts,
 )
 from .reading import (
@@ -123,6 +124,10 @@ class Judge:
         self.nli = nli
         self.model = model
         self.thresholds = model.thresholds
+        # Where a window's contradiction is read again with its page, on each model's scale:
+        # worked out once for every statement this judge reads.
+        self.recheck_at = recheck_bar(self.thresholds)
+        self.fast_recheck_at = recheck_bar(self.thresholds, fast=True)
         c = model.cascade
         self.reread = (
             Reread(
@@ -131,7 +136,7 @@ class Judge:
                 c.contradiction,
                 c.against,
                 c.gate,
-                self.thresholds.of_fast_model().recheck_at,
+                self.fast_recheck_at,
             )
             if c and reader
             else None
@@ -143,6 +148,9 @@ class Judge:
         crossed = crossed_combiner(model, self.retrieval, self.judging, strict=strict)
         # The scale of sources in another language than their claim (policy.decide_sides).
         self.across = Scale(crossed, model.crossed.thresholds) if crossed and model.crossed else None
+        # The claim languages' own scales (model.folder.ModelConfig.thresholds_for), made once.
+        self.scales = {language: Scale(self.combiner, t) for language, t in model.by_language}
+        self.scale = Scale(self.combiner, self.thresholds)
 
     def judge(self, statement: Statement, sources: Mapping[str, SourceResult]) -> StatementJudgment:
         citations = _distinct_by_url(statement.citations)
@@ -170,7 +178,7 @@ class Judge:
             [(c.url, d, c.hint) for c, d in readable],
             self.retrieval,
             self.judging,
-            self.thresholds.recheck_at,
+            self.recheck_at,
             self.reread,
         )
         # The rules read the statement as written, each of its sentences related once.
@@ -188,7 +196,7 @@ class Judge:
     ) -> StatementJudgment:
         """The verdicts (policy.py) of a reading, with their quotes and ALCE precision."""
         facts = read.facts
-        decided = verdicts(facts, self.combiner, self.model.thresholds_for(read.claims.language), self.across)
+        decided = verdicts(facts, self._own(read.claims.language), self.across)
         t = decided.scale.thresholds
         verdict = decided.statement
         complete = verdict.judgment == "complete_support"
@@ -272,7 +280,7 @@ class Judge:
             self.retrieval,
             self.judging,
             language=claims.language,
-            recheck_at=self.thresholds.recheck_at,
+            recheck_at=self.recheck_at,
             reread=self.reread,
         )
         found = []
@@ -282,11 +290,7 @@ class Judge:
                 continue
             crossed = _across(claims.language, reading.document)
             facts = self._source_facts(relator, reading, crossed)
-            scale = (
-                self.across
-                if crossed and self.across
-                else Scale(self.combiner, self.model.thresholds_for(claims.language))
-            )
+            scale = self.across if crossed and self.across else self._own(claims.language)
             verdict = decide_source(facts, scale.combiner, scale.thresholds)
             if verdict.judgment in ("complete_support", "partial_support"):
                 evidence = covering_quote(claims.claim.read, reading, self.judging, facts.unquotable)
@@ -339,7 +343,6 @@ class Judge:
         reading), at the conflict bar or the contradiction bar, whichever is lower, of the model
         that read that window; the cascade's reader's added readings (`opposed`) at the reader's
         bar too. Those the wording does are meaning.py's (`worded_opposite`)."""
-        fast_bar = self.thresholds.of_fast_model().recheck_at
         shortest: dict[int, tuple[int, float, float]] = {}
         for window, score, on_topic, fast in zip(
             reading.windows, reading.window_scores, reading.on_topic, reading.fast
@@ -347,7 +350,7 @@ class Judge:
             if not on_topic:
                 continue
             size = window.last - window.first
-            bar = fast_bar if fast else self.thresholds.recheck_at
+            bar = self.fast_recheck_at if fast else self.recheck_at
             for i in range(window.first, window.last + 1):
                 known = shortest.get(i)
                 if known is None or (size, -score.contradiction) < (known[0], -known[1]):
@@ -355,7 +358,7 @@ class Judge:
         otherwise = {i for i, (_, contradiction, bar) in shortest.items() if contradiction >= bar}
         for o in reading.opposed:
             window = reading.windows[o.window]
-            if o.score.contradiction >= self.thresholds.recheck_at:
+            if o.score.contradiction >= self.recheck_at:
                 size = window.last - window.first
                 otherwise.update(i for i in range(window.first, window.last + 1) if shortest[i][0] >= size)
         return frozenset(otherwise)
@@ -390,7 +393,7 @@ class Judge:
     def _suffices(self, read: StatementReading, urls: Sequence[str]) -> bool:
         """Whether these of the statement's sources alone give it complete support on their
         scale, each side of the language line alone where they lie on both (ALCE precision)."""
-        own = Scale(self.combiner, self.model.thresholds_for(read.claims.language))
+        own = self._own(read.claims.language)
         if self.across is None:
             return own.combiner.score(self._subset(read, urls)) >= own.thresholds.complete
         return any(
@@ -401,6 +404,10 @@ class Judge:
             )
             if side
         )
+
+    def _own(self, language: str) -> Scale:
+        """The scale of sources in the claim's own language."""
+        return self.scales.get(language, self.scale)
 
     @property
     def _deciding(self) -> NLIBackend:

@@ -64,13 +64,16 @@ __all__ = [
     "against",
     "atom_score",
     "banded",
+    "conflict_bar",
     "conflicting",
+    "contradiction_bar",
     "decide",
     "decide_citation",
     "decide_sides",
     "decide_source",
     "decide_statement",
     "reads",
+    "recheck_bar",
     "verdicts",
 ]
 
@@ -89,7 +92,7 @@ class WindowFacts:
     # written; the verdict's reason names both.
     numbers: tuple[str, str] | None = None
     # The cascade's fast model read it and the reader did not: its readings are on the fast
-    # model's scale, and are compared with the fast model's bars (Thresholds.of_fast_model).
+    # model's scale, and are compared with the fast model's bars (contradiction_bar).
     fast: bool = False
 
 
@@ -187,11 +190,11 @@ class Verdicts:
     scale: Scale  # the one the statement's verdict and its facts' scores are on
 
 
-def verdicts(facts: ClaimFacts, combiner: Combiner, t: Thresholds, across: Scale | None = None) -> Verdicts:
+def verdicts(facts: ClaimFacts, own: Scale, across: Scale | None = None) -> Verdicts:
     """The statement's verdict, its facts' scores, and each of its sources' (decide_sides,
-    atom_score, decide_citation, conflicting), each source on its own scale: `across` for those
-    in another language than the claim, where the model has a crossed reading."""
-    own = Scale(combiner, t)
+    atom_score, decide_citation, conflicting), each source on its own scale: `own`, the claim
+    language's, or `across` for those in another language than the claim, where the model has a
+    crossed reading."""
     statement, scale, view = decide_sides(facts, own, across)
 
     def of(url: str) -> Scale:
@@ -201,7 +204,7 @@ def verdicts(facts: ClaimFacts, combiner: Combiner, t: Thresholds, across: Scale
         statement,
         tuple(atom_score(a, scale.combiner) for a in view.atoms),
         {url: decide_citation(facts, url, of(url).combiner, of(url).thresholds) for url in facts.sources},
-        {url: conflicting(source, t) for url, source in facts.sources.items()},
+        {url: conflicting(source, own.thresholds) for url, source in facts.sources.items()},
         scale,
     )
 
@@ -252,7 +255,7 @@ def against(source: SourceFacts, t: Thresholds) -> tuple[str, ...]:
     """The reasons this source contradicts the claim; empty where it does not."""
     found = [f"rule:{r}" for r in source.contradictions]
     for window in source.windows:
-        if min(window.contradiction, window.confirmed) >= _bars(window, t).contradiction:
+        if min(window.contradiction, window.confirmed) >= contradiction_bar(t, window.fast):
             found.append("model.contradiction")
         for rule in window.rules:
             if rule.effect == "contradict" or (
@@ -268,16 +271,28 @@ def conflicting(source: SourceFacts, t: Thresholds) -> tuple[str, ...]:
     the claim's names, as for a contradiction), or a sentence that restates the claim negated or
     with another value; empty where neither."""
     found = []
-    if any(min(w.contradiction, w.confirmed) >= _bars(w, t).conflict for w in source.windows):
+    if any(min(w.contradiction, w.confirmed) >= conflict_bar(t, w.fast) for w in source.windows):
         found.append("model.conflicting_reading")
     if source.worded_opposite:
         found.append("wording.says_otherwise")
     return tuple(found)
 
 
-def _bars(window: WindowFacts, t: Thresholds) -> Thresholds:
-    """The bars on the scale of the model that read the window."""
-    return t.of_fast_model() if window.fast else t
+def contradiction_bar(t: Thresholds, fast: bool = False) -> float:
+    """The contradiction bar on the scale of the model that read a window: the cascade's fast
+    model's (`fast`, where it has its own) or the one the thresholds were fitted through."""
+    return t.fast_contradiction if fast and t.fast_contradiction is not None else t.contradiction
+
+
+def conflict_bar(t: Thresholds, fast: bool = False) -> float:
+    """The conflict bar on the scale of the model that read a window (contradiction_bar)."""
+    return t.fast_conflict if fast and t.fast_conflict is not None else t.conflict
+
+
+def recheck_bar(t: Thresholds, fast: bool = False) -> float:
+    """Where a window's contradiction is read again with the page's other sentences about the
+    claim (reading.given_elsewhere): the lower of its model's contradiction and conflict bars."""
+    return min(contradiction_bar(t, fast), conflict_bar(t, fast))
 
 
 def details(sources: Sequence[SourceFacts]) -> dict[str, dict[str, str]]:

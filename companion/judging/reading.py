@@ -118,7 +118,7 @@ class Reread:
     against: int = 1
     gate: float = 0.0
     # Where a window the reader did not re-read is read again with the page's context: the fast
-    # model's own bar (model.folder.Thresholds.of_fast_model); None, the reader's.
+    # model's own bar (policy.recheck_bar); None, the reader's.
     fast_recheck_at: float | None = None
 
 

@@ -58,23 +58,9 @@ class Thresholds:
     # With a cascade (issue 37), the `contradiction` and `conflict` bars above are on the reader's
     # scale; a window the reader did not re-read keeps the fast model's reading, which is compared
     # with these, fitted on the fast model's own scale (its contradiction reads 0.94 where the
-    # reader's reads 0.67). None: one model reads every window.
+    # reader's reads 0.67; judging.policy.contradiction_bar). None: one model reads every window.
     fast_contradiction: float | None = None
     fast_conflict: float | None = None
-
-    def of_fast_model(self) -> Thresholds:
-        """The bars for a window whose reading is the cascade's fast model's."""
-        return dataclasses.replace(
-            self,
-            contradiction=self.contradiction if self.fast_contradiction is None else self.fast_contradiction,
-            conflict=self.conflict if self.fast_conflict is None else self.fast_conflict,
-        )
-
-    @property
-    def recheck_at(self) -> float:
-        """Where a window's contradiction is read again with the page's other sentences about the
-        claim (reading.given_elsewhere): the lower of the contradiction and the conflict bars."""
-        return min(self.contradiction, self.conflict)
 
 
 @dataclass(frozen=True, slots=True)
