@@ -20,6 +20,7 @@ from companion.judging.policy import (
     decide,
     decide_citation,
     decide_statement,
+    recheck_bar,
 )
 from companion.judging.rulebook import Rule
 from companion.model.folder import Thresholds
@@ -270,3 +271,10 @@ def test_a_window_is_compared_with_the_bars_of_the_model_that_read_it(window, ju
             CASCADE,
         ).judgment
     )
+
+
+def test_a_window_is_read_again_with_its_page_at_the_lower_bar_of_the_model_that_read_it():
+    assert recheck_bar(CASCADE) == 0.5  # the reader's conflict bar, under its contradiction bar
+    assert recheck_bar(CASCADE, fast=True) == 0.8  # the fast model's conflict bar
+    one = dataclasses.replace(CASCADE, fast_contradiction=None, fast_conflict=None)
+    assert recheck_bar(one, fast=True) == recheck_bar(one) == 0.5
