@@ -3,23 +3,28 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
+# Each phase says when it starts, so that a CI log shows where its minutes go.
+phase() { echo "== $1 (at $(( $(date +%s) - start )) s)"; }
 scripts/setup.sh --dev
 . .venv/bin/activate
 
-echo "== static checks"
+phase "static checks"
 ruff check companion scripts tests
 mypy
 npm run --silent lint
 
-echo "== python tests (real model, real servers on 127.0.0.1)"
-python -m pytest -q -p no:cacheprovider --ignore=tests/packaging
+phase "python tests (real model, real servers on 127.0.0.1)"
+# Two workers, a test file each at a time: most tests wait on servers, subprocesses and timeouts
+# more than on the cores. The tests marked `alone` need both cores and run after, by themselves.
+python -m pytest -q -p no:cacheprovider --ignore=tests/packaging -n 2 --dist loadfile -m "not alone"
+python -m pytest -q -p no:cacheprovider --ignore=tests/packaging -m alone
 
-echo "== extension unit tests"
+phase "extension unit tests"
 npm run --silent test:unit
-echo "== extension end-to-end tests (Chromium, Firefox ESR)"
+phase "extension end-to-end tests (Chromium, Firefox ESR)"
 PATH="$PWD/.venv/bin:$PATH" npm run --silent test:e2e
 
-echo "== packages (the wheel, installed with pipx and run from a temporary folder; the store zips, web-ext lint)"
+phase "packages (the wheel, installed with pipx and run from a temporary folder; the store zips, web-ext lint)"
 python -m pytest -q -p no:cacheprovider tests/packaging
 
 echo "== all passed in $(( $(date +%s) - start )) s"

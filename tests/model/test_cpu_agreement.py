@@ -18,7 +18,8 @@ import pytest
 from companion.model.folder import is_reader
 from scripts.cpu_agreement import TOLERANCE, shipped_models
 
-pytestmark = pytest.mark.slow
+# One emulator a core: beside other tests it starves them (a Ray run past its time limit).
+pytestmark = [pytest.mark.slow, pytest.mark.alone]
 
 ROOT = Path(__file__).resolve().parents[2]
 # Pairs a model: each is scored alone, natively and emulated (seconds each under qemu, the reader's
