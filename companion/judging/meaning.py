@@ -26,8 +26,8 @@ of them are". These checks read the window the model found most entailing:
 - reversed: the source's sentence closest to the statement restates most of its other words with
   a direction word turned round, where the text around it also holds the statement's word; or
   it puts the statement's subject on the other side of its verb ("was acquired by");
-- negation, for contradiction: a sentence of any on-topic window restates the statement with a
-  negation inside it (`restates_negated`), or restates it as a myth and the next sentence negates
+- negation, for contradiction: a sentence of any on-topic window is the statement word for word
+  with a negation put in (`restates_negated`), or restates it as a myth and the next sentence negates
   (`framed_refuted`), or the sentence about the claim negates it and the
   model reads that window as a contradiction (`negates`, its bar `negated_contradiction` in the
   model's config.json).
@@ -37,9 +37,10 @@ language in companion/judging/rules/ (English, French, Japanese; rulebook.py rea
 id (`en.framed`) that the verdict names among its reasons (policy.py). A language with no file
 gets no rules. Each family is a small predicate over the claim's relation to a sentence
 (relation.py), computed once per claim and sentence. A rule stays only where it pays
-(docs/rules.md has the measurements): English ships framed, negated, negated_between, reversed
-and opposite, French substituted, negates and framed_refuted, Japanese substituted; the other
-families stay here, measured and off, for a file that finds them paying. Pure.
+(docs/rules.md has the measurements): English ships framed, negated, negated_between, reversed,
+opposite, another_number and restates_negated, French substituted, negates and framed_refuted,
+Japanese substituted; the other families stay here, measured and off, for a file that finds them
+paying. Pure.
 """
 
 from __future__ import annotations
@@ -396,15 +397,39 @@ def _framed_then_negated(relator: Relator, sentences: Sequence[Words]) -> bool:
 
 
 def _restates_negated(relator: Relator, sentences: Sequence[Words]) -> bool:
-    """Whether a sentence restates the statement with a negation on it ("It is not: the Eiffel
-    Tower is not made of steel" for "The tower is made of steel"), and does not itself report
-    that as a myth or an allegation. Said in the statement's own words, that is a refutation
-    whatever the model reads: against "The tower is made of steel." model 0.2.0 read that
-    sentence as 0.49 entailment and 0.49 contradiction, 0.3.0 as 0.32 and 0.66."""
+    """Whether a sentence is the statement word for word with a negation put in ("It is not: the
+    Eiffel Tower is not made of steel" for "The Eiffel Tower is made of steel"), and does not
+    itself report that as a myth or an allegation. Said in the statement's own words, that is a
+    refutation whatever the model reads: against the statement, model 0.2.0 read that sentence as
+    0.49 entailment and 0.49 contradiction, 0.4.0's fast model as 0.71 contradiction. Word for
+    word (_word_for_word), because a negation among the statement's words and words of the
+    sentence's own is often about something else: "The law redeems not the individual but the
+    community" entails "The law will save the community" (docs/rules.md)."""
     if relator.claim.negates or relator.claim.reports:
         return False
     restating = [relator.relate(s) for s in sentences if relator.may_restate(s)]
-    return any(not r.has("frame") and _qualified(r, "negation", inside=True) for r in restating)
+    language = relator.rules.language
+    return any(
+        not r.has("frame")
+        and _qualified(r, "negation", inside=True)
+        and _word_for_word(r, len(relator.claim.terms), language)
+        for r in restating
+    )
+
+
+def _word_for_word(relation: Relation, said: int, language: str) -> bool:
+    """Whether the sentence holds all `said` content terms of the statement, in its order, with
+    no content term of its own between the first and the last of them but its negation cues'."""
+    negation = {t for c in relation.cues if c.kind == "negation" for t in content_terms(c.word, language)}
+    ops = list(relation.term_ops)
+    while ops and ops[0][0] != "equal":
+        ops.pop(0)
+    while ops and ops[-1][0] != "equal":
+        ops.pop()
+    return relation.terms_matched == said and all(
+        op == "equal" or (op == "insert" and set(relation.terms[j1:j2]) <= negation)
+        for op, _, _, j1, j2 in ops
+    )
 
 
 def _restates_another_number(

@@ -216,19 +216,18 @@ steel.</p><p>The tower was built entirely of puddled iron, a kind of wrought iro
 still expensive and less proven in 1887.</p></article>"""
 
 
-def test_the_myth_page_is_never_green_and_its_refutation_is_never_the_quote(tmp_path, capsys, monkeypatch):
-    """Issue 36: this was "✓ Supported (0.96)" quoting the refutation. The refutation restates the
-    claim negated, which rules out complete support whatever the model reads (wording.says_otherwise)."""
+def test_the_myth_page_contradicts_the_claim_in_its_words_and_quotes_it(tmp_path, capsys, monkeypatch):
+    """Issue 36: this was "✓ Supported (0.96)" quoting the refutation, then partial support. The
+    refutation is the claim word for word with "not" put in: a contradiction in its own words
+    (`en.restates_negated`, a rule's finding, not a score on a bar), whatever the model reads."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     request = _request([("The Eiffel Tower is made of steel.", MYTHS)], {MYTHS: _MYTH_PAGE})
     [statement] = json.loads(_verify(tmp_path, capsys, request, "--json"))["statements"]
-    assert statement["judgment"] != "complete_support", statement
+    assert statement["judgment"] == "no_support" and statement["contradicted"], statement
+    assert statement["reasons"][0] == "rule:en.restates_negated", statement["reasons"]
     refutation = "It is not: the Eiffel Tower is not made of steel."
     [cited] = statement["per_citation"]
-    # Shown as what it is: the quote of a contradiction, or beside a partial support; never as support.
-    shown = cited["evidence"] if statement["contradicted"] else cited["says_otherwise"]
-    assert [e["text"] for e in shown] == [refutation]
-    if not statement["contradicted"]:
-        assert refutation not in [e["text"] for e in cited["evidence"]]
+    # The quote of a contradiction is the refutation.
+    assert [e["text"] for e in cited["evidence"]] == [refutation]
     report = _verify(tmp_path, capsys, request)
     assert f"says otherwise: “{refutation}”" in report

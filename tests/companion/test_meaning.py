@@ -490,6 +490,20 @@ def test_a_restatement_with_a_negation_on_it_is_a_refutation():
     # The little words agree, the content words do not: another claim.
     iron = "The tower is made of wrought iron."
     assert not restates_negated(iron, "It is not: the tower is not made of steel.")
+    # A negation among the claim's words and words of the sentence's own: about something else.
+    # XNLI-en and LingNLI pairs labelled entailment, which the rule once flagged (docs/rules.md).
+    assert not restates_negated(
+        "The law will save the community and the nation.",
+        "The law redeems not the individual but the community or the nation as a whole.",
+    )
+    assert not restates_negated(
+        "Among the heroes, the principled male scientist, the dynamic female animal behaviorist, or the "
+        "stowaway children can take care of themselves.",
+        "Among the heroes, we don't have to worry about the principled male scientist, the dynamic female "
+        "animal behaviorist, or the stowaway children.",
+    )
+    assert not restates_negated(statement, "The tower is made of steel beams, not rivets.")
+    assert not restates_negated(statement, "The tower is not, engineers say, made of steel.")
 
 
 def test_a_restatement_with_another_number_is_a_refutation():

@@ -195,15 +195,17 @@ test(`the model gives the verdicts the fixtures were written for on at least ${A
 
 // Issue 36 item 5: the myth page says "Many visitors assume that such a tall tower must be made
 // of steel. It is not: the Eiffel Tower is not made of steel." A sentence saying it is made of
-// steel, citing that page, must never be shown as supported, whether the page comes in a news
+// steel, citing that page, is contradicted, its quote the denial, whether the page comes in a news
 // site's chrome (nav, cookie banner, related links) or bare (the article alone): the chrome once
-// changed what the companion read. The sentence is perplexity.html's.
+// changed what the companion read. The denial is the sentence word for
+// word with "not" put in (the rule en.restates_negated, not a score on a bar: docs/rules.md). The
+// sentence is perplexity.html's.
 const MYTH = 'The Eiffel Tower is made of steel.';
 for (const [variant, query, path_] of [
   ["in its site's chrome", '', '/articles/eiffel-myths.html'],
   ['bare', '?sources=bare', '/bare/articles/eiffel-myths.html'],
 ]) {
-  test(`"${MYTH}" citing the myth page is never shown as supported: the page served ${variant}`, async () => {
+  test(`"${MYTH}" citing the myth page is contradicted, quoting the denial: the page served ${variant}`, async () => {
     const page = await browser.context.newPage();
     await page.goto(`${sites.engines}/perplexity.html${query}`);
     await browser.click(page);
@@ -211,17 +213,12 @@ for (const [variant, query, path_] of [
     const card = await readCard(page, MYTH);
     assert.ok(card, `a badge for "${MYTH}"`);
     console.log(`# myth page ${variant}: "${MYTH}" is ${card.kind}; card: ${JSON.stringify(card.groups.length ? card.groups : card.quotes)}`);
-    assert.notEqual(card.kind, 'complete_support', `"${MYTH}" shown as fully supported by the myth page (${variant})`);
-    // The page was read (a verdict on what it says, not a dead link), and it is this variant's.
-    assert.ok(!['inaccessible', 'no_citation', 'not_checked'].includes(card.kind), card.kind);
+    assert.equal(card.kind, 'contradicted', `"${MYTH}" against the page that denies it (${variant})`);
+    // The page read is this variant's.
     assert.ok(card.links.length && card.links.every((href) => href.startsWith(`${sites.sources}${path_}`)), JSON.stringify(card.links));
-    // "not made of steel" is never offered as support; where it is shown beside the support, it
-    // is labelled as saying otherwise and opens the page at that sentence.
-    // (A contradicted sentence's quote is the refutation, under "says otherwise:" too.)
-    const otherwise = card.groups.filter((g) => g.kind === 'says-otherwise');
-    for (const group of otherwise) assert.ok(group.label === 'Says otherwise:' && group.links.every((href) => /#:~:text=/.test(href)), JSON.stringify(group));
-    const asSupport = card.quotes.filter((q) => !otherwise.some((g) => g.quotes.includes(q)));
-    if (card.kind !== 'contradicted') assert.ok(!asSupport.some((q) => /not made of steel/i.test(q)), JSON.stringify(card));
+    // A contradicted card quotes the refutation, its link opening the page at that sentence.
+    assert.deepEqual(card.quotes, ['It is not: the Eiffel Tower is not made of steel.'], JSON.stringify(card));
+    assert.ok(card.links.every((href) => href.includes('#:~:text=It%20is%20not')), JSON.stringify(card.links));
     await page.screenshot({ path: path.join(ARTIFACTS, `chromium-myth-${query ? 'bare' : 'wrapped'}.png`) });
     await page.close();
   });

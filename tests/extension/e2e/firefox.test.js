@@ -88,9 +88,9 @@ test('Perplexity in Firefox: capture, streamed badges, highlights and the eviden
 });
 
 // Issue 36 item 5, as in engines.test.js: the myth page ("It is not: the Eiffel Tower is not made
-// of steel.") served bare, without its site's chrome, never makes its sentence green either; the
-// sentence that says otherwise is shown under its own label, never as support.
-test(`Firefox: "${MYTH}" citing the myth page served bare is never shown as supported`, async () => {
+// of steel.") served bare, without its site's chrome, contradicts the sentence, and the denial is
+// its quote.
+test(`Firefox: "${MYTH}" citing the myth page served bare is contradicted, quoting the denial`, async () => {
   const page = await firefox.browser.newPage();
   await page.goto(`${sites.engines}/${fixture}?sources=bare`);
   await firefox.click(page);
@@ -98,13 +98,11 @@ test(`Firefox: "${MYTH}" citing the myth page served bare is never shown as supp
   const card = await readCard(page, MYTH);
   assert.ok(card, `a badge for "${MYTH}"`);
   console.log(`# firefox myth page bare: "${MYTH}" is ${card.kind}; card: ${JSON.stringify(card.groups.length ? card.groups : card.quotes)}`);
-  assert.notEqual(card.kind, 'complete_support');
-  assert.ok(!['inaccessible', 'no_citation', 'not_checked'].includes(card.kind), card.kind);
+  assert.equal(card.kind, 'contradicted');
   assert.ok(card.links.length && card.links.every((href) => href.startsWith(`${sites.sources}/bare/articles/eiffel-myths.html`)), JSON.stringify(card.links));
-  const otherwise = card.groups.filter((g) => g.kind === 'says-otherwise');
-  for (const group of otherwise) assert.ok(group.label === 'Says otherwise:' && group.links.every((href) => /#:~:text=/.test(href)), JSON.stringify(group));
-  const asSupport = card.quotes.filter((q) => !otherwise.some((g) => g.quotes.includes(q)));
-  if (card.kind !== 'contradicted') assert.ok(!asSupport.some((q) => /not made of steel/i.test(q)), JSON.stringify(card));
+  // A contradicted card quotes the refutation, its link opening the page at that sentence.
+  assert.deepEqual(card.quotes, ['It is not: the Eiffel Tower is not made of steel.'], JSON.stringify(card));
+  assert.ok(card.links.every((href) => href.includes('#:~:text=It%20is%20not')), JSON.stringify(card.links));
   await page.screenshot({ path: path.join(ARTIFACTS, 'firefox-myth-bare.png') });
   await page.close();
 });
