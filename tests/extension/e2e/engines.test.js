@@ -38,12 +38,14 @@ const FIVE_FIELDS = ['answer_statement', 'cited_url', 'support_judgment', 'evide
 // item 5). Measured with the companion of issue 36 item 1 (wording.says_otherwise,
 // model.conflicting_reading), 2026-12-03: 40 of 47 in Chromium (the 7 others: both "made of
 // steel" sentences and google-ai-mode's "300 metres tall" and "rarely windy" partial, two
-// "partial" sentences complete, phind's "not dead" partial). The floor is that less 2
-// sentences: 38 of 47, at most 9 disagreements. (Before item 1 the shipped model gave 37 or 38
-// of the 40 sentences the fixtures then had, about 93 %; 40 of 47 is 85 %: worse, reported.)
-// Stated in sentences; a fixture sentence more or less changes JUDGED and the floor is measured again.
+// "partial" sentences complete, phind's "not dead" partial). (Before item 1 the shipped model gave
+// 37 or 38 of the 40 sentences the fixtures then had, about 93 %; 40 of 47 is 85 %: worse,
+// reported.) With companion 0.13.0 (en.restates_negated), 2026-12-05: 42 of 47, both "made of
+// steel" sentences now contradicted as written for. The floor is the measured figure less 2
+// sentences: 40 of 47, at most 7 disagreements. Stated in sentences; a fixture sentence more or
+// less changes JUDGED and the floor is measured again.
 const JUDGED = 47;
-const AGREEMENT_FLOOR = 38;
+const AGREEMENT_FLOOR = 40;
 
 let sites;
 let companion;
