@@ -19,10 +19,11 @@ from scripts.datasets import examples, read_rows
 MEANING = Path(__file__).resolve().parents[1] / "fixtures" / "meaning"
 SLACK = 2
 # set: (false completes on unsupported or refuted claims, supported claims judged complete) of
-# the shipped model and rules, scripts/evaluate.py --format meaning (docs/rules.md).
+# the shipped model and rules, scripts/evaluate.py --format meaning (docs/rules.md): companion
+# 0.13.0 with citelens-minilm-nli 0.4.0 and its reader (were 41 / 28 and 23 / 39 with 0.3.x).
 SHIPPED = {
-    "frozen": (41, 28),
-    "written_dev": (23, 39),
+    "frozen": (34, 30),
+    "written_dev": (24, 40),
 }
 
 
