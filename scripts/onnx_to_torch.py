@@ -45,6 +45,7 @@ from transformers import (
     BertConfig,
     BertForSequenceClassification,
     BertTokenizerFast,
+    PreTrainedTokenizerFast,
 )
 
 HERE = Path(__file__).resolve().parent.parent
@@ -267,12 +268,24 @@ def label_order(onnx_labels: list[str]) -> list[int]:
     return [onnx_labels.index(label) for label in LABELS]
 
 
-def tokenizer_for(model_dir: Path, max_length: int) -> BertTokenizerFast:
+def tokenizer_for(model_dir: Path, max_length: int) -> PreTrainedTokenizerFast:
     backend = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
     # The shipped file still carries the truncation and padding it was last used with (128,
     # batch-longest); a checkpoint's tokenizer should start clean, as the base's did.
     backend.no_truncation()
     backend.no_padding()
+    if backend.token_to_id("<pad>") is not None:  # the multilingual model's XLM-R vocabulary
+        return PreTrainedTokenizerFast(
+            tokenizer_object=backend,
+            bos_token="<s>",
+            eos_token="</s>",
+            cls_token="<s>",
+            sep_token="</s>",
+            pad_token="<pad>",
+            unk_token="<unk>",
+            mask_token="<mask>",
+            model_max_length=max_length,
+        )
     return BertTokenizerFast(  # type: ignore[no-untyped-call]
         tokenizer_object=backend,
         do_lower_case=True,
@@ -450,6 +463,14 @@ def main() -> None:
     parser.add_argument(
         "--snli", type=Path, default=HERE.parent / "shared" / "data" / "snli" / "test.jsonl.gz"
     )
+    parser.add_argument(
+        "--min-agreement",
+        type=float,
+        default=MIN_AGREEMENT,
+        help="argmax agreement the int8 model needs with the rebuilt one; a deeper model's int8 "
+        "activations move more argmaxes (the multilingual model's 12 layers: 0.927 on 300 pairs, "
+        "with the same accuracy, 0.740, and its float twin within 1.1e-05)",
+    )
     args = parser.parse_args()
     torch.set_num_threads(1)  # small, one-pair calls: more threads only contend
 
@@ -470,9 +491,9 @@ def main() -> None:
             f"the rebuilt model differs from its float twin by {r.twin_max_diff:.3g} (> {MAX_TWIN_DIFF}): "
             "the graph was misread; do not train from it"
         )
-    if r.agreement < MIN_AGREEMENT:
+    if r.agreement < args.min_agreement:
         raise SystemExit(
-            f"argmax agreement {r.agreement:.3f} is below {MIN_AGREEMENT}: the rebuilt weights do not "
+            f"argmax agreement {r.agreement:.3f} is below {args.min_agreement}: the rebuilt weights do not "
             "match the ONNX model (a misread graph?); do not train from them"
         )
 
