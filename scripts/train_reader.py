@@ -4,7 +4,8 @@ Made to fit two cores and a session that can end at any minute (../shared/docs/t
 - only the bottom --layers of mpnet's 12 (layer-dropping loses little and halves the cost);
 - the base stays frozen: LoRA adapters on every attention and feed-forward projection, and the
   classification head, are all that train (about 2.4 M of 80 M weights);
-- bf16 autocast (about 2x on CPUs with AVX512_BF16), batches bucketed by length.
+- bf16 autocast (about 2x on CPUs with AVX512_BF16; refused without it, where --fp32 runs instead),
+  batches bucketed by length.
 
 Progress survives the session and the machine. Every --save-every steps the trainable weights and
 Adam's state go to a checkpoint outside the work tree (fp32); every --commit-every minutes a
@@ -56,7 +57,7 @@ from transformers import AutoModelForSequenceClassification, AutoTokenizer
 HERE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(HERE))
 from scripts.citation_pairs import LABELS, citation_pairs, synthetic_pairs  # noqa: E402
-from scripts.train_nli import batches, distill_loss, encode, mixed_pairs, nli_loss  # noqa: E402
+from scripts.train_nli import batches, bf16_check, distill_loss, encode, mixed_pairs, nli_loss  # noqa: E402
 
 Pair = tuple[str, str, int]
 
@@ -339,12 +340,16 @@ def main() -> None:
     parser.add_argument("--max-minutes", type=float, default=None, help="stop cleanly after this long")
     parser.add_argument("--max-steps", type=int, default=None, help="stop cleanly at this step")
     parser.add_argument("--log-every", type=int, default=25)
+    parser.add_argument(
+        "--fp32", action="store_true", help="no bf16 autocast: for a CPU without AVX512_BF16 or AMX"
+    )
     parser.add_argument("--teacher-probs", type=Path, help="a student: the teacher's probabilities folder")
     parser.add_argument("--distill-weight", type=float, default=0.5, help="the teacher's share of the loss")
     parser.add_argument(
         "--cited-repeat", type=int, default=1, help="times each citation and synthetic pair is in the plan"
     )
     args = parser.parse_args()
+    bf16_check(not args.fp32)
 
     torch.set_num_threads(args.threads)
     plan, read_on = make_plans(args, args.cited_repeat)
@@ -394,7 +399,7 @@ def main() -> None:
     while step < total:
         batch = plan.batches[step]
         labels = torch.tensor([p[2] for p in batch])
-        with torch.autocast("cpu", dtype=torch.bfloat16):
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=not args.fp32):
             logits = model(**encode(tokenizer, batch, args.max_length)).logits
         if teacher is None:
             loss = nli_loss(logits.float(), labels)
