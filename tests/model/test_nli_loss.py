@@ -14,6 +14,7 @@ from scripts.citation_pairs import LABELS
 from scripts.train_nli import (
     NOT_ENTAILED,
     Teacher,
+    bf16_check,
     default_base,
     distill_loss,
     encode,
@@ -125,3 +126,14 @@ def test_a_teacher_with_other_labels_is_refused(tmp_path):
     model.save_pretrained(tmp_path)
     with pytest.raises(SystemExit, match="labels"):
         Teacher.load(tmp_path, 0.5)
+
+
+@pytest.mark.parametrize("supported", [True, False])
+def test_bf16_is_refused_in_words_where_the_cpu_has_no_bf16_instructions(monkeypatch, supported: bool):
+    monkeypatch.setattr(torch.ops.mkldnn, "_is_mkldnn_bf16_supported", lambda: supported)
+    bf16_check(False)  # fp32 runs anywhere
+    if supported:
+        bf16_check(True)
+    else:
+        with pytest.raises(SystemExit, match=r"no bf16 instructions.*leave out --bf16.*--fp32"):
+            bf16_check(True)
