@@ -94,3 +94,40 @@ def test_rebuilt_checkpoint_matches_the_int8_model(tmp_path):
         **tokenizer("A dog runs through a park.", "An animal is outside.", return_tensors="pt")
     ).logits
     assert logits.shape == (1, 3) and int(logits.argmax()) == 0
+
+
+def test_the_multilingual_model_rebuilds_with_its_own_vocabulary(tmp_path):
+    """XLM-R's special tokens (<s> </s> <pad>), not BERT's: padding must point at a real row."""
+    snli = tmp_path / "pairs.jsonl.gz"
+    with gzip.open(snli, "wt") as f:
+        f.writelines(json.dumps({"premise": p, "hypothesis": h, "label": y}) + "\n" for p, h, y in PAIRS)
+    out = tmp_path / "fp32"
+    run = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "onnx_to_torch.py"),
+            str(ROOT / "models" / "citelens-e5-multilingual-nli"),
+            "--out",
+            str(out),
+            "--check",
+            "20",
+            "--snli",
+            str(snli),
+            "--min-agreement",
+            "0.9",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    assert (
+        figure(run.stdout, "rebuild alone, float twin of the graph vs torch: max abs logit difference") < 1e-3
+    )
+    model = transformers.AutoModelForSequenceClassification.from_pretrained(out)
+    tokenizer = transformers.AutoTokenizer.from_pretrained(out)
+    assert tokenizer.pad_token == "<pad>" and model.config.pad_token_id == tokenizer.pad_token_id == 1
+    assert model.config.num_hidden_layers == 12
+    encoded = tokenizer(["Un chien court dans un parc."], ["Un animal est dehors."], return_tensors="pt")
+    assert tokenizer.convert_ids_to_tokens(encoded["input_ids"][0])[0] == "<s>"
+    assert int(model(**encoded).logits.argmax()) == 0
