@@ -57,7 +57,8 @@ def figure(output: str, name: str) -> float:
     return float(match.group(1))
 
 
-def test_rebuilt_checkpoint_matches_the_int8_model(tmp_path):
+def rebuild(tmp_path: Path, model: Path, *extra: str) -> tuple[Path, str]:
+    """Runs onnx_to_torch.py on `model`, checked on PAIRS; the checkpoint folder and its output."""
     snli = tmp_path / "pairs.jsonl.gz"
     with gzip.open(snli, "wt") as f:
         f.writelines(json.dumps({"premise": p, "hypothesis": h, "label": y}) + "\n" for p, h, y in PAIRS)
@@ -66,25 +67,31 @@ def test_rebuilt_checkpoint_matches_the_int8_model(tmp_path):
         [
             sys.executable,
             str(ROOT / "scripts" / "onnx_to_torch.py"),
-            str(MODEL),
+            str(model),
             "--out",
             str(out),
             "--check",
             "20",
             "--snli",
             str(snli),
+            *extra,
         ],
         capture_output=True,
         text=True,
         timeout=600,
     )
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
-    assert figure(run.stdout, "argmax agreement") >= 0.95
     # The conversion itself is exact: only the int8 side's activation quantization differs.
-    assert figure(run.stdout, "max abs logit difference") < 5.0
     assert (
         figure(run.stdout, "rebuild alone, float twin of the graph vs torch: max abs logit difference") < 1e-3
     )
+    return out, run.stdout
+
+
+def test_rebuilt_checkpoint_matches_the_int8_model(tmp_path):
+    out, output = rebuild(tmp_path, MODEL)
+    assert figure(output, "argmax agreement") >= 0.95
+    assert figure(output, "max abs logit difference") < 5.0
 
     model = transformers.AutoModelForSequenceClassification.from_pretrained(out)
     tokenizer = transformers.AutoTokenizer.from_pretrained(out)
@@ -98,32 +105,7 @@ def test_rebuilt_checkpoint_matches_the_int8_model(tmp_path):
 
 def test_the_multilingual_model_rebuilds_with_its_own_vocabulary(tmp_path):
     """XLM-R's special tokens (<s> </s> <pad>), not BERT's: padding must point at a real row."""
-    snli = tmp_path / "pairs.jsonl.gz"
-    with gzip.open(snli, "wt") as f:
-        f.writelines(json.dumps({"premise": p, "hypothesis": h, "label": y}) + "\n" for p, h, y in PAIRS)
-    out = tmp_path / "fp32"
-    run = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "scripts" / "onnx_to_torch.py"),
-            str(ROOT / "models" / "citelens-e5-multilingual-nli"),
-            "--out",
-            str(out),
-            "--check",
-            "20",
-            "--snli",
-            str(snli),
-            "--min-agreement",
-            "0.9",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
-    assert (
-        figure(run.stdout, "rebuild alone, float twin of the graph vs torch: max abs logit difference") < 1e-3
-    )
+    out, _ = rebuild(tmp_path, ROOT / "models" / "citelens-e5-multilingual-nli", "--min-agreement", "0.9")
     model = transformers.AutoModelForSequenceClassification.from_pretrained(out)
     tokenizer = transformers.AutoTokenizer.from_pretrained(out)
     assert tokenizer.pad_token == "<pad>" and model.config.pad_token_id == tokenizer.pad_token_id == 1
