@@ -137,6 +137,7 @@ class Judge:
                 c.against,
                 c.gate,
                 self.fast_recheck_at,
+                self.thresholds.fast_contradiction,
             )
             if c and reader
             else None
@@ -316,12 +317,14 @@ class Judge:
             found = SourceFindings(Reading(), none, frozenset())
         else:
             found = source_findings(relator, reading)
+        denied = reading.denied or (None,) * len(reading.windows)
         windows = tuple(
-            WindowFacts(score.contradiction, confirmed, rules, swapped, fast)
-            for score, confirmed, fast, (rules, swapped) in zip(
+            WindowFacts(score.contradiction, confirmed, rules, swapped, fast, by_reader)
+            for score, confirmed, fast, by_reader, (rules, swapped) in zip(
                 (s for s, t in zip(reading.window_scores, reading.on_topic) if t),
                 (c for c, t in zip(reading.confirmed, reading.on_topic) if t),
                 (f for f, t in zip(reading.fast, reading.on_topic) if t),
+                (d for d, t in zip(denied, reading.on_topic) if t),
                 found.windows,
                 strict=True,
             )

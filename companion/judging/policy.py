@@ -15,7 +15,10 @@ The rules of the decision (the verifiability study's labels, FActScore's atomic 
   at `claim`, no rule that finds the source not asserting the statement, and no contradiction;
 - a contradiction is the model's, at `contradiction`, on an on-topic window that still reads so
   with the page's other sentences about the claim's names; or a rule's (`contradict`), or a
-  rule's that needs the model's contradiction on the same window at `negated_contradiction`;
+  rule's that needs the model's contradiction on the same window at `negated_contradiction`. A
+  claim with a negation in it is contradicted by the cascade's fast model only where its reader
+  reads the window so too (`WindowFacts.denied`): the fast model reads a "not" in the claim as the
+  opposite of nearly any text about it; its reading still vetoes complete support;
 - one reading of the opposite vetoes complete support (issue 36): an on-topic window of any cited
   source read as contradiction at the model's `conflict` bar, under the contradiction bar
   (`model.conflicting_reading`), or a sentence that restates the claim negated or with another
@@ -94,6 +97,10 @@ class WindowFacts:
     # The cascade's fast model read it and the reader did not: its readings are on the fast
     # model's scale, and are compared with the fast model's bars (contradiction_bar).
     fast: bool = False
+    # For a claim that holds a negation, where the fast model reads this window at its
+    # contradiction bar: the reader's contradiction (reading._denials), which must reach the
+    # reader's bar too for the window to contradict; the fast model's reading still vetoes.
+    denied: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,7 +262,9 @@ def against(source: SourceFacts, t: Thresholds) -> tuple[str, ...]:
     """The reasons this source contradicts the claim; empty where it does not."""
     found = [f"rule:{r}" for r in source.contradictions]
     for window in source.windows:
-        if min(window.contradiction, window.confirmed) >= contradiction_bar(t, window.fast):
+        if min(window.contradiction, window.confirmed) >= contradiction_bar(t, window.fast) and (
+            window.denied is None or window.denied >= t.contradiction
+        ):
             found.append("model.contradiction")
         for rule in window.rules:
             if rule.effect == "contradict" or (

@@ -81,6 +81,9 @@ class SourceReading:
     # The cascade's reader's readings of the windows it re-read only because the fast model reads
     # them as contradicting (Reread.against): beside the fast model's, never in place of them.
     opposed: tuple[Opposed, ...] = ()
+    # Per window, for a claim that holds a negation: the reader's contradiction, with the page's
+    # context, where the fast model reads the window at its contradiction bar; else None (_denials).
+    denied: tuple[float | None, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +123,9 @@ class Reread:
     # Where a window the reader did not re-read is read again with the page's context: the fast
     # model's own bar (policy.recheck_bar); None, the reader's.
     fast_recheck_at: float | None = None
+    # The fast model's contradiction bar: where it reads a denial's window so, the reader reads
+    # the window too (_denials); None, never.
+    fast_contradiction: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +176,9 @@ def read_statement(
         read_atoms = tuple(_readings(nli, plans, scores, judging, language, None) for plans in atoms)
         return StatementReadings(sources, next(scores) if joint else None, read_atoms)
     decided, merged, joint_score = _reread(reread, own, scores, judging, language, joint)
-    sources = _readings(nli, decided, merged, judging, language, recheck_at, reread)
+    sources = _readings(
+        nli, decided, merged, judging, language, recheck_at, reread, denial=claims.claim.negates
+    )
     read_atoms = tuple(_readings(nli, plans, scores, judging, language, None) for plans in atoms)
     return StatementReadings(sources, joint_score, read_atoms)
 
@@ -356,9 +364,13 @@ def _readings(
     language: str,
     recheck_at: float | None,
     reread: Reread | None = None,
+    *,
+    denial: bool = False,
 ) -> dict[str, SourceReading]:
     """The plans' SourceReadings from their scores in _pairs' order; a window is rechecked
-    (_rechecked) by the cascade's reader where the reader read it, by `nli` elsewhere."""
+    (_rechecked) by the cascade's reader where the reader read it, by `nli` elsewhere; a
+    `denial`'s windows the fast model reads as contradicting it are read by the reader too
+    (_denials)."""
     own, joined_scores = _scores(plans, scores)
     on_topic = [
         tuple(
@@ -369,9 +381,10 @@ def _readings(
     ]
     confirmed = _rechecked(nli, reread, plans, own, on_topic, language, recheck_at)
     opposed = _opposed(reread, plans, language, recheck_at)
+    denied = _denials(reread, plans, own, on_topic, language) if denial else [() for _ in plans]
     readings: dict[str, SourceReading] = {}
-    for plan, window_scores, joined_score, topical, checked, theirs in zip(
-        plans, own, joined_scores, on_topic, confirmed, opposed, strict=True
+    for plan, window_scores, joined_score, topical, checked, theirs, denials in zip(
+        plans, own, joined_scores, on_topic, confirmed, opposed, denied, strict=True
     ):
         sentences = sentence_words(plan.document, language)
         decided = plan.decided or (True,) * len(plan.windows)
@@ -404,6 +417,7 @@ def _readings(
             ),
             tuple(not d for d in decided) if plan.decided is not None else (False,) * len(plan.windows),
             theirs,
+            denials,
         )
     return readings
 
@@ -429,6 +443,47 @@ def _opposed(
         tuple(Opposed(w, score, c) for (w, score), c in zip(plan.opposed, checked, strict=True))
         for plan, checked in zip(plans, confirmed, strict=True)
     ]
+
+
+def _denials(
+    reread: Reread | None,
+    plans: Sequence[_Plan],
+    scores: Sequence[tuple[Entailment, ...]],
+    on_topic: Sequence[tuple[bool, ...]],
+    language: str,
+) -> list[tuple[float | None, ...]]:
+    """For a claim that holds a negation: per source, the reader's contradiction, with the page's
+    context as every recheck, on the on-topic window the fast model (not the reader) reads as most
+    contradicting at the fast model's contradiction bar, given to each of the source's windows the
+    fast model reads so; None for the other windows. The fast model reads a "not" in the claim as
+    the opposite of nearly any text about it (NLI training sets' negated hypotheses are mostly
+    contradictions); the policy lets its readings make the claim contradicted only where the
+    reader reads its strongest one so too (docs/rules.md, "A denial's red needs the reader")."""
+    found: list[tuple[float | None, ...]] = [(None,) * len(plan.windows) for plan in plans]
+    if reread is None or reread.fast_contradiction is None:
+        return found
+    bar = reread.fast_contradiction
+    strongest: list[tuple[int, list[int]]] = []
+    for p, (plan, own, topical) in enumerate(zip(plans, scores, on_topic)):
+        decided = plan.decided or (False,) * len(plan.windows)
+        over = [
+            w
+            for w, (score, about, by_reader) in enumerate(zip(own, topical, decided))
+            if about and not by_reader and score.contradiction >= bar
+        ]
+        if over:
+            strongest.append((p, sorted(over, key=lambda w: (-own[w].contradiction, w))))
+    pairs = [
+        (
+            f"{given_elsewhere(plans[p].document, plans[p].windows[w[0]], plans[p].claim, language)} "
+            f"{plans[p].windows[w[0]].text}".strip(),
+            plans[p].claim.text,
+        )
+        for p, w in strongest
+    ]
+    for (p, over), score in zip(strongest, reread.reader.score(pairs) if pairs else []):
+        found[p] = tuple(score.contradiction if w in over else None for w in range(len(plans[p].windows)))
+    return found
 
 
 def _rechecked(

@@ -4,6 +4,7 @@ answer, and quotes what a refuting source says."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -231,3 +232,29 @@ def test_the_myth_page_contradicts_the_claim_in_its_words_and_quotes_it(tmp_path
     assert [e["text"] for e in cited["evidence"]] == [refutation]
     report = _verify(tmp_path, capsys, request)
     assert f"says otherwise: “{refutation}”" in report
+
+
+FIXTURE_MYTHS = "https://myths.example/three-myths"
+
+
+def test_a_denial_the_page_makes_is_never_shown_contradicted(tmp_path, capsys, monkeypatch):
+    """The end-to-end myth page (tests/fixtures/pages/eiffel.html) says, in its own words, "the
+    Eiffel Tower is not made of steel". Cited for that sentence, it was red: the fast model reads a
+    "not" in the claim as the opposite of nearly any window about it (0.97 and 0.985 on windows
+    about the radio antenna and the puddled iron). The reader reads the strongest of them at 0.27,
+    far under its bar (0.67), so they no longer make it contradicted (docs/rules.md, "A denial's red
+    needs the reader"); the false claim stays contradicted, by the wording rule."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    page = (Path(__file__).resolve().parents[1] / "fixtures" / "pages" / "eiffel.html").read_text("utf-8")
+    request = _request(
+        [
+            ("The Eiffel Tower is not made of steel.", FIXTURE_MYTHS),
+            ("The Eiffel Tower is made of steel.", FIXTURE_MYTHS),
+        ],
+        {FIXTURE_MYTHS: page},
+    )
+    denial, myth = json.loads(_verify(tmp_path, capsys, request, "--json"))["statements"]
+    assert not denial["contradicted"] and denial["judgment"] != "no_support", denial
+    assert "model.contradiction" not in denial["reasons"], denial["reasons"]
+    assert myth["judgment"] == "no_support" and myth["contradicted"], myth
+    assert myth["reasons"][0] == "rule:en.restates_negated", myth["reasons"]
