@@ -16,7 +16,8 @@ only; 100 pairs), two causes, each fixed here:
    SkipLayerNormalization, BiasGelu, Tanh) gave bit-identical results on both CPUs. So each
    QAttention becomes the same attention in plain ops: the QKV product stays an integer
    MatMulInteger, and the softmax is ReduceMax, Exp, ReduceSum and Div, whose onnxruntime
-   kernels are compiled once for every x86-64 CPU.
+   kernels are compiled once for every x86-64 CPU. A Softmax node the optimizer leaves outside
+   QAttention (the cascade's reader's eight) becomes the same plain ops (portable_softmax).
 
 Approximation, named: the 7-bit weights are rounded from the shipped 8-bit ones when the fp32
 weights are lost (a shipped model), so they carry up to a quarter step more rounding error than a

@@ -17,7 +17,7 @@ import onnxruntime as ort
 from onnx import numpy_helper
 from onnxruntime.quantization import QuantType, quantize_dynamic
 
-from scripts.portable_int8 import WEIGHT_MAX, portable_attention, requantize_weights
+from scripts.portable_int8 import WEIGHT_MAX, portable_attention, portable_softmax, requantize_weights
 from tests.model.test_export_model import export, tiny_checkpoint
 
 pytestmark = pytest.mark.slow
@@ -77,3 +77,36 @@ def test_weights_end_where_int16_sums_cannot_saturate(qattention_model):
     matmuls = [n for n in model.graph.node if n.op_type == "MatMulInteger"]
     weights = [init[n.input[1]] for n in matmuls if n.input[1] in init]
     assert weights and all(np.abs(w.astype(np.int32)).max() <= WEIGHT_MAX for w in weights)
+
+
+def test_a_plain_softmax_becomes_plain_ops_with_the_same_values():
+    """An attention the optimizer leaves unfused (all-mpnet's, with its position bias) keeps ONNX
+    Softmax nodes, whose MLAS kernel differs by CPU: each becomes ReduceMax/Sub/Exp/ReduceSum/Div
+    over its axis, with the same values."""
+    from onnx import TensorProto, helper
+
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3, 5])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3, 5])
+    z = helper.make_tensor_value_info("z", TensorProto.FLOAT, [2, 3, 5])
+    graph = helper.make_graph(
+        [
+            helper.make_node("Softmax", ["x"], ["y"], axis=-1),
+            helper.make_node("Softmax", ["x"], ["z"], axis=1),
+        ],
+        "softmax",
+        [x],
+        [y, z],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+    inputs = {"x": np.random.default_rng(3).normal(0, 4, (2, 3, 5)).astype(np.float32)}
+    before = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]).run(
+        None, inputs
+    )
+    assert portable_softmax(model) == 2
+    onnx.checker.check_model(model)
+    assert not any(n.op_type == "Softmax" for n in model.graph.node)
+    after = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]).run(
+        None, inputs
+    )
+    for a, b in zip(before, after, strict=True):
+        np.testing.assert_allclose(a, b, atol=1e-6)
