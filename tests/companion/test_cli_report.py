@@ -241,7 +241,7 @@ def test_a_denial_the_page_makes_is_never_shown_contradicted(tmp_path, capsys, m
     """The end-to-end myth page (tests/fixtures/pages/eiffel.html) says, in its own words, "the
     Eiffel Tower is not made of steel". Cited for that sentence, it was red: the fast model reads a
     "not" in the claim as the opposite of nearly any window about it (0.97 and 0.985 on windows
-    about the radio antenna and the puddled iron). The reader reads the strongest of them at 0.27,
+    about the radio antenna and the puddled iron). The reader reads the strongest of them at 0.26,
     far under its bar (0.67), so they no longer make it contradicted (docs/rules.md, "A denial's red
     needs the reader"); the false claim stays contradicted, by the wording rule."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
