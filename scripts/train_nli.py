@@ -125,16 +125,24 @@ def encode(tokenizer: AutoTokenizer, batch: list[tuple[str, str, int]], max_leng
         )
 
 
+LABEL_OF = {name: i for i, name in enumerate(LABELS)} | TWO_WAY
+
+
+def shuffled_pairs(path: Path, rng: random.Random) -> list[tuple[str, str, int]]:
+    """A file's labelled pairs in the order `rng` shuffles them (one shuffle: a run that replays the
+    same files with the same seed knows which rows an earlier run read)."""
+    rows = [r for r in read_rows(path) if r["label"] in LABEL_OF]
+    rng.shuffle(rows)
+    return [(r["premise"], r["hypothesis"], LABEL_OF[r["label"]]) for r in rows]
+
+
 def mixed_pairs(specs: list[str], rng: random.Random) -> list[tuple[str, str, int]]:
     pairs = []
-    label = {name: i for i, name in enumerate(LABELS)} | TWO_WAY
     for spec in specs:
         path, *rest = spec.split(":")
         repeat, limit = int(rest[0]) if rest else 1, int(rest[1]) if len(rest) > 1 else None
-        rows = [r for r in read_rows(Path(path)) if r["label"] in label]
-        rng.shuffle(rows)
-        rows = rows[:limit]
-        pairs += [(r["premise"], r["hypothesis"], label[r["label"]]) for r in rows] * repeat
+        rows = shuffled_pairs(Path(path), rng)[:limit]
+        pairs += rows * repeat
         print(f"[mix] {path}: {len(rows)} rows x{repeat}")
     return pairs
 
