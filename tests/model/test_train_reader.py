@@ -274,3 +274,29 @@ def test_a_plan_with_the_citation_pairs_repeated_reads_each_pair_s_own_probabili
     assert read == [[2, 0], [2, 1]]
     with pytest.raises(SystemExit, match="read on plan aaaa"):
         teacher_logits(tmp_path, repeated, repeated)
+
+
+def test_a_second_pass_reads_none_of_the_rows_the_first_pass_read(tmp_path, monkeypatch):
+    """--init's mix: the first pass's unread rows are found by replaying its shuffles, so a second
+    pass never trains twice on a row it meant to add, and sets named "again" are read anew."""
+    import random
+
+    from scripts import train_reader
+    from scripts.train_nli import mixed_pairs
+
+    for name in ("a.jsonl.gz", "b.jsonl.gz"):
+        with gzip.open(tmp_path / name, "wt") as f:
+            f.writelines(
+                json.dumps({"premise": f"{name} {i}", "hypothesis": "h", "label": "entailment"}) + "\n"
+                for i in range(10)
+            )
+    monkeypatch.setattr(train_reader, "MIX", (("a.jsonl.gz", 4), ("b.jsonl.gz", None)))
+    monkeypatch.setattr(
+        train_reader, "SECOND_MIX", (("a.jsonl.gz", "unread", None), ("b.jsonl.gz", "again", 3))
+    )
+    first = mixed_pairs([f"{tmp_path / 'a.jsonl.gz'}:1:4", str(tmp_path / "b.jsonl.gz")], random.Random(13))
+    second = train_reader.second_pass_pairs(tmp_path, 13, random.Random(14))
+    read_first = {p for p in first if p[0].startswith("a.")}
+    unread = [p for p in second if p[0].startswith("a.")]
+    assert len(read_first) == 4 and len(unread) == 6 and not read_first & set(unread)
+    assert len([p for p in second if p[0].startswith("b.")]) == 3
