@@ -38,7 +38,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
-from functools import cache
+from functools import cache, lru_cache
 
 __all__ = ["DETECTED", "NAMES", "UNDETERMINED", "Lexicon", "detect_language", "lexicon"]
 
@@ -164,6 +164,10 @@ _BLOCKS = (
     (0x31350, None),
 )
 _BLOCK_STARTS = tuple(start for start, _ in _BLOCKS)
+_UNKNOWN_SCRIPT = "unknown"
+# Scripts that languages not told here write too, which langid knows (_another_language).
+_SHARED_SCRIPTS = frozenset({"Latin", "Cyrillic", "Arabic", "Devanagari", "Bengali"})
+_UNREAD_ODDS = 20.0
 # Japanese mixes kana into Han on every line; Chinese has none. This share of kana among the
 # Han and kana letters tells them apart (a Chinese text quoting one Japanese word stays Chinese).
 _KANA_SHARE = 0.1
@@ -193,13 +197,12 @@ _SAMPLE_CHARS = 4_000  # the start of a page is enough, and keeps detection unde
 
 @cache
 def _identifier():  # type: ignore[no-untyped-def]
-    """The langid model over the languages told apart, read once (about a second) and never
-    changed after: one instance, read by the event loop and the extraction threads at once."""
+    """The langid model over every language it knows, read once (about a second) and never
+    changed after: one instance, read by the event loop and the extraction threads at once.
+    _ranked narrows its ranking to the languages told apart."""
     from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
-    identifier = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
-    identifier.set_languages(list(DETECTED))
-    return identifier
+    return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
 
 
 def _script_of(char: str) -> str | None:
@@ -208,11 +211,13 @@ def _script_of(char: str) -> str | None:
 
 def _scripts(sample: str) -> Counter[str]:
     """How many letters of `sample` each script has, with the vowel signs of Thai, Devanagari or
-    Arabic: they are marks, not letters, to Unicode, but half of what those scripts write."""
+    Arabic: they are marks, not letters, to Unicode, but half of what those scripts write. Letters
+    of a script not told here (Ethiopic, Sinhala, Khmer…) count as _UNKNOWN_SCRIPT: left out, an
+    Amharic text read as the Latin of its digits and names."""
     return Counter(
-        script
+        _script_of(c) or _UNKNOWN_SCRIPT
         for c in sample
-        if (c.isalpha() or unicodedata.category(c) == "Mn") and (script := _script_of(c)) is not None
+        if c.isalpha() or (unicodedata.category(c) == "Mn" and _script_of(c) is not None)
     )
 
 
@@ -233,7 +238,7 @@ def _main_script(sample: str) -> str:
         return "Latin"
     if weighed[other] > weighed["Latin"] or not _has_common_word(sample):
         return other
-    if weighed[other] >= _MIXED_SHARE * weighed.total():
+    if other != _UNKNOWN_SCRIPT and weighed[other] >= _MIXED_SHARE * weighed.total():
         ranked = _ranked(sample, (*_BY_SCRIPT[other], *_LATIN))
         if max(ranked[code] for code in _BY_SCRIPT[other]) >= _ENGLISH_ODDS * ranked["en"]:
             return other
@@ -245,10 +250,17 @@ def _has_common_word(sample: str) -> bool:
     return any(len(w) > 1 and w[0].islower() and _script_of(w[0]) == "Latin" for w in _WORDS.findall(sample))
 
 
+@lru_cache(maxsize=64)
+def _rank(sample: str) -> tuple[tuple[str, float], ...]:
+    """langid's probabilities over every language it knows, most probable first: a detection asks
+    for them twice (_ranked, _another_language)."""
+    return tuple((str(code), float(p)) for code, p in _identifier().rank(sample))
+
+
 def _ranked(sample: str, languages: Iterable[str]) -> dict[str, float]:
     """langid's probabilities for `languages` alone, summing to 1."""
     wanted = set(languages)
-    ranked = {str(code): float(p) for code, p in _identifier().rank(sample) if code in wanted}
+    ranked = {code: p for code, p in _rank(sample) if code in wanted}
     total = sum(ranked.values()) or 1.0
     return {code: p / total for code, p in ranked.items()}
 
@@ -259,9 +271,25 @@ def detect_language(text: str, *, declared: str = "") -> str:
     sample = unicodedata.normalize("NFC", text[:_SAMPLE_CHARS])
     hint = declared.split("-")[0].strip().lower()
     script = _main_script(sample)
+    if script == _UNKNOWN_SCRIPT:
+        return UNDETERMINED
     if script != "Latin":
-        return _within_script(sample, _BY_SCRIPT[script], hint)
-    return _latin(sample, hint if hint in DETECTED else "")
+        found = _within_script(sample, _BY_SCRIPT[script], hint)
+    else:
+        found = _latin(sample, hint if hint in DETECTED else "")
+    if script in _SHARED_SCRIPTS and found not in (UNDETERMINED, hint) and _another_language(sample, found):
+        return UNDETERMINED
+    return found
+
+
+def _another_language(sample: str, found: str) -> bool:
+    """Whether langid, free to name any language it knows, names one not told apart here far
+    ahead of `found` (_ENGLISH_ODDS, the odds asked of any language over English): chosen among
+    the languages told apart, Romanian came out English, Serbian Russian and Malay Indonesian, and
+    a model judged them on another language's figure."""
+    ranked = _rank(sample)
+    top, p = ranked[0]
+    return top not in DETECTED and p >= _UNREAD_ODDS * next((q for code, q in ranked if code == found), 0.0)
 
 
 def _within_script(sample: str, languages: tuple[str, ...], hint: str) -> str:

@@ -45,6 +45,26 @@ def test_the_language_of_an_answer_and_of_a_page_is_detected():
     ] == "On lit souvent qu'elle est visible depuis la Lune à l'œil nu."
 
 
+# Languages the detector does not tell apart, each once read as a language a model judges (issue
+# 39 item 6): as English (Romanian, Tagalog, Estonian, Welsh, Somali; Amharic, whose script it did
+# not know), as Russian (Serbian), as Indonesian (Javanese).
+NOT_TOLD_APART = {
+    "ro": "Turnul Eiffel a fost construit pentru Expoziția Universală din 1889 și e făcut din fier forjat.",
+    "tl": "Ang Eiffel Tower ay itinayo para sa World's Fair noong 1889 sa Paris at gawa ito sa bakal.",
+    "et": "Eiffeli torn ehitati 1889. aasta Pariisi maailmanäituseks ja see on valmistatud sepisrauast.",
+    "cy": "Adeiladwyd Tŵr Eiffel ar gyfer Ffair y Byd 1889 ym Mharis ac mae wedi'i wneud o haearn gyr.",
+    "so": "Munaaradda Eiffel waxaa loo dhisay Bandhigga Adduunka ee 1889 ee Paris waxaana laga sameeyay bir.",
+    "am": "የአይፍል ግንብ በ1889 ለፓሪስ የዓለም ትርኢት ተሠራ።",
+    "sr": "Ајфелова кула је изграђена за Светску изложбу 1889. године и направљена је од кованог гвожђа.",
+    "jv": "Menara Eiffel dibangun kanggo Pameran Donya 1889 ing Paris lan digawe saka wesi tempa.",
+}
+
+
+@pytest.mark.parametrize("language", sorted(NOT_TOLD_APART))
+def test_a_language_the_detector_does_not_tell_apart_is_undetermined_not_another(language):
+    assert detect_language(NOT_TOLD_APART[language]) == "und"
+
+
 def test_french_words_are_stemmed_without_elisions_and_numbers_read_as_french_writes_them():
     words = lexicon("fr")
     assert words.terms("l'œil des astronautes visibles") == words.terms("œil astronaute visible")
