@@ -117,8 +117,8 @@ def make_plans(args: argparse.Namespace, cited_repeat: int = 1) -> tuple[Plan, P
     """The plan to train on, and the plan with every pair once (the one a teacher's probabilities
     are read on); the same plan twice unless `cited_repeat` weights the citation pairs up."""
     rng = random.Random(args.seed)
-    if args.init:
-        pairs = second_pass_pairs(args.data, _saved_state(args.init)["seed"], rng)
+    if init := getattr(args, "init", None):  # teacher_probs.py's plans have no --init
+        pairs = second_pass_pairs(args.data, _saved_state(init)["seed"], rng)
     else:
         specs = [f"{args.data / name}:1:{limit}" if limit else f"{args.data / name}" for name, limit in MIX]
         pairs = mixed_pairs(specs, rng)
