@@ -283,13 +283,18 @@ def detect_language(text: str, *, declared: str = "") -> str:
 
 
 def _another_language(sample: str, found: str) -> bool:
-    """Whether langid, free to name any language it knows, names one not told apart here far
-    ahead of `found` (_ENGLISH_ODDS, the odds asked of any language over English): chosen among
-    the languages told apart, Romanian came out English, Serbian Russian and Malay Indonesian, and
-    a model judged them on another language's figure."""
+    """Whether langid, free to name any language it knows, names one not told apart here, sure of
+    it (_MIN_CONFIDENCE) and far ahead of `found` (_ENGLISH_ODDS): chosen among the languages told
+    apart, Romanian came out English and Serbian Russian, and a model judged them on another
+    language's figure. Short or list-like text it is unsure of ("Nairobi, Kenya": Kikuyu at 0.24)
+    keeps the detector's choice."""
     ranked = _rank(sample)
     top, p = ranked[0]
-    return top not in DETECTED and p >= _UNREAD_ODDS * next((q for code, q in ranked if code == found), 0.0)
+    return (
+        top not in DETECTED
+        and p >= _MIN_CONFIDENCE
+        and p >= _UNREAD_ODDS * next((q for code, q in ranked if code == found), 0.0)
+    )
 
 
 def _within_script(sample: str, languages: tuple[str, ...], hint: str) -> str:
