@@ -167,7 +167,6 @@ _BLOCK_STARTS = tuple(start for start, _ in _BLOCKS)
 _UNKNOWN_SCRIPT = "unknown"
 # Scripts that languages not told here write too, which langid knows (_another_language).
 _SHARED_SCRIPTS = frozenset({"Latin", "Cyrillic", "Arabic", "Devanagari", "Bengali"})
-_UNREAD_ODDS = 20.0
 # Japanese mixes kana into Han on every line; Chinese has none. This share of kana among the
 # Han and kana letters tells them apart (a Chinese text quoting one Japanese word stays Chinese).
 _KANA_SHARE = 0.1
@@ -293,7 +292,7 @@ def _another_language(sample: str, found: str) -> bool:
     return (
         top not in DETECTED
         and p >= _MIN_CONFIDENCE
-        and p >= _UNREAD_ODDS * next((q for code, q in ranked if code == found), 0.0)
+        and p >= _ENGLISH_ODDS * next((q for code, q in ranked if code == found), 0.0)
     )
 
 
