@@ -99,6 +99,16 @@ SECOND_MIX = (
     ("nli_more/taxinli_mnli_train.jsonl.gz", "again", None),
     ("nli_extra/cad_snli_train.jsonl.gz", "again", 4000),
 )
+# A third pass from the first one's adapters (models/training/mpnet8-reader3/PLAN.md): the citation
+# and synthetic pairs weighted up (--cited-repeat), the product's own form, with a small replay of
+# the NLI kinds the first pass read so the network does not forget them.
+THIRD_MIX = (
+    ("nli_more/lingnli_train.jsonl.gz", "unread", 4000),
+    ("snli/train_100k.jsonl.gz", "unread", 2000),
+    ("nli_more/negation_nli.jsonl.gz", "again", 2000),
+    ("nli_extra/cad_snli_train.jsonl.gz", "again", 2000),
+)
+GO_ON_MIXES = {"second": SECOND_MIX, "third": THIRD_MIX}
 # Every projection inside the kept encoder layers (MPNet's names, and BERT's for a student); the
 # head trains whole.
 LORA_TARGETS = (
@@ -118,7 +128,8 @@ def make_plans(args: argparse.Namespace, cited_repeat: int = 1) -> tuple[Plan, P
     are read on); the same plan twice unless `cited_repeat` weights the citation pairs up."""
     rng = random.Random(args.seed)
     if init := getattr(args, "init", None):  # teacher_probs.py's plans have no --init
-        pairs = second_pass_pairs(args.data, _saved_state(init)["seed"], rng)
+        mix = GO_ON_MIXES[getattr(args, "mix", "second")]
+        pairs = go_on_pairs(args.data, _saved_state(init)["seed"], mix, rng)
     else:
         specs = [f"{args.data / name}:1:{limit}" if limit else f"{args.data / name}" for name, limit in MIX]
         pairs = mixed_pairs(specs, rng)
@@ -137,13 +148,14 @@ def make_plans(args: argparse.Namespace, cited_repeat: int = 1) -> tuple[Plan, P
     return _plan(batches(pairs + cited * (cited_repeat - 1), args.batch_size, rng)), once
 
 
-def second_pass_pairs(data: Path, first_seed: int, rng: random.Random) -> list[Pair]:
-    """SECOND_MIX's pairs: the first pass's unread rows come from replaying its shuffles."""
+def go_on_pairs(data: Path, first_seed: int, mix: tuple, rng: random.Random) -> list[Pair]:
+    """A later pass's pairs (SECOND_MIX, THIRD_MIX): the first pass's unread rows come from
+    replaying its shuffles."""
     first, unread = random.Random(first_seed), {}
     for name, limit in MIX:
         unread[name] = shuffled_pairs(data / name, first)[limit:] if limit else []
     pairs: list[Pair] = []
-    for name, which, limit in SECOND_MIX:
+    for name, which, limit in mix:
         rows = (unread[name] if which == "unread" else shuffled_pairs(data / name, rng))[:limit]
         print(f"[mix] {name}: {len(rows)} rows ({which})")
         pairs += rows
@@ -389,9 +401,8 @@ def main() -> None:
     )
     parser.add_argument("--teacher-probs", type=Path, help="a student: the teacher's probabilities folder")
     parser.add_argument("--distill-weight", type=float, default=0.5, help="the teacher's share of the loss")
-    parser.add_argument(
-        "--init", type=Path, help="a finished run's committed state to go on from, on SECOND_MIX"
-    )
+    parser.add_argument("--init", type=Path, help="a finished run's committed state to go on from, on --mix")
+    parser.add_argument("--mix", choices=sorted(GO_ON_MIXES), default="second", help="what --init reads")
     parser.add_argument(
         "--cited-repeat", type=int, default=1, help="times each citation and synthetic pair is in the plan"
     )

@@ -291,11 +291,9 @@ def test_a_second_pass_reads_none_of_the_rows_the_first_pass_read(tmp_path, monk
                 for i in range(10)
             )
     monkeypatch.setattr(train_reader, "MIX", (("a.jsonl.gz", 4), ("b.jsonl.gz", None)))
-    monkeypatch.setattr(
-        train_reader, "SECOND_MIX", (("a.jsonl.gz", "unread", None), ("b.jsonl.gz", "again", 3))
-    )
+    mix = (("a.jsonl.gz", "unread", None), ("b.jsonl.gz", "again", 3))
     first = mixed_pairs([f"{tmp_path / 'a.jsonl.gz'}:1:4", str(tmp_path / "b.jsonl.gz")], random.Random(13))
-    second = train_reader.second_pass_pairs(tmp_path, 13, random.Random(14))
+    second = train_reader.go_on_pairs(tmp_path, 13, mix, random.Random(14))
     read_first = {p for p in first if p[0].startswith("a.")}
     unread = [p for p in second if p[0].startswith("a.")]
     assert len(read_first) == 4 and len(unread) == 6 and not read_first & set(unread)
