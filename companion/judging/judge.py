@@ -49,6 +49,8 @@ from ..records import (
     SourceResult,
     Statement,
     StatementJudgment,
+    Window,
+    Words,
 )
 from ..text.language import UNDETERMINED
 from ..typedefs import NLIBackend
@@ -63,6 +65,7 @@ from .policy import (
     Scale,
     Side,
     SourceFacts,
+    Unconfirmed,
     Verdicts,
     WindowFacts,
     decide_source,
@@ -329,24 +332,27 @@ class Judge:
                 strict=True,
             )
         ) + tuple(WindowFacts(o.score.contradiction, o.confirmed) for o in reading.opposed)
+        otherwise, unconfirmed = self._read_otherwise(reading)
         return SourceFacts(
             tuple(self._features(relator.claim, [reading], reading.best_entailment)),
             reading.best_reading,
             found.reading.hedges,
             found.reading.contradictions,
             windows,
-            self._read_otherwise(reading) | found.worded_opposite,
+            otherwise | found.worded_opposite,
             found.worded_opposite,
             found.framed,
+            unconfirmed,
         )
 
-    def _read_otherwise(self, reading: SourceReading) -> frozenset[int]:
+    def _read_otherwise(self, reading: SourceReading) -> tuple[frozenset[int], tuple[Unconfirmed, ...]]:
         """The sentences the model reads as the opposite of the claim: each sentence read by the
         shortest on-topic window that holds it (a one-sentence window is that sentence's own
         reading), at the conflict bar or the contradiction bar, whichever is lower, of the model
         that read that window; the cascade's reader's added readings (`opposed`) at the reader's
-        bar too. Those the wording does are meaning.py's (`worded_opposite`)."""
-        shortest: dict[int, tuple[int, float, float]] = {}
+        bar too. Those the wording does are meaning.py's (`worded_opposite`). With them, those
+        flagged by a reading that does not settle it, reading by reading (Unconfirmed)."""
+        shortest: dict[int, tuple[int, float, float, Window, bool]] = {}
         for window, score, on_topic, fast in zip(
             reading.windows, reading.window_scores, reading.on_topic, reading.fast
         ):
@@ -357,14 +363,42 @@ class Judge:
             for i in range(window.first, window.last + 1):
                 known = shortest.get(i)
                 if known is None or (size, -score.contradiction) < (known[0], -known[1]):
-                    shortest[i] = (size, score.contradiction, bar)
-        otherwise = {i for i, (_, contradiction, bar) in shortest.items() if contradiction >= bar}
+                    shortest[i] = (size, score.contradiction, bar, window, fast)
+        flagged = {i: (w, fast) for i, (_, c, bar, w, fast) in shortest.items() if c >= bar}
         for o in reading.opposed:
             window = reading.windows[o.window]
             if o.score.contradiction >= self.recheck_at:
                 size = window.last - window.first
-                otherwise.update(i for i in range(window.first, window.last + 1) if shortest[i][0] >= size)
-        return frozenset(otherwise)
+                for i in range(window.first, window.last + 1):
+                    if shortest[i][0] >= size:
+                        flagged.setdefault(i, (window, False))
+        unsettled: dict[tuple[Window, bool], list[int]] = {}
+        for i, (window, fast) in sorted(flagged.items()):
+            if fast or window.last > window.first:
+                unsettled.setdefault((window, fast), []).append(i)
+        return frozenset(flagged), tuple(Unconfirmed(tuple(s), fast) for (_, fast), s in unsettled.items())
+
+    def _confirmed_otherwise(self, claim: Words, source: SourceReading, facts: SourceFacts) -> SourceFacts:
+        """`facts` with only the sentences the deciding model reads as the opposite alone left
+        saying otherwise, for the card's quotes (docs/rules.md, "What says otherwise, sentence by
+        sentence"). On the myth page the fast model reads "It is made of puddled iron …" as the
+        opposite of "The tower is made of puddled iron, not steel." (0.87; the reader: 0.15): that
+        sentence, which supports the claim, must be neither shown as saying otherwise nor kept
+        from being its quote. Where the deciding model read a window of several sentences as the
+        opposite and reads none of them so alone, the opposite is in their combination and they
+        all stay. No verdict reads these sentences."""
+        if not facts.unconfirmed:
+            return facts
+        todo = sorted({i for u in facts.unconfirmed for i in u.sentences})
+        scores = self._deciding.score([(source.document.sentences[i].text, claim.text) for i in todo])
+        alone = {i: score.contradiction for i, score in zip(todo, scores, strict=True)}
+        cleared: set[int] = set()
+        for unconfirmed in facts.unconfirmed:
+            said = [i for i in unconfirmed.sentences if alone[i] >= self.recheck_at]
+            if said or unconfirmed.fast:
+                cleared.update(i for i in unconfirmed.sentences if i not in said)
+        kept = facts.says_otherwise - (cleared - facts.worded_opposite)
+        return dataclasses.replace(facts, says_otherwise=kept, unconfirmed=())
 
     def _together(
         self, claim: Claim, readings: Sequence[SourceReading], joint: Entailment | None
@@ -472,7 +506,10 @@ class Judge:
         facts = read.facts.sources[citation.url]
         verdict = decided.citations[citation.url]
         opposite: tuple[Evidence, ...] = ()
-        if verdict.judgment == "no_support" and verdict.contradicted:
+        contradicted = verdict.judgment == "no_support" and verdict.contradicted
+        if decided.conflicting[citation.url] or (contradicted and not facts.worded_opposite):
+            facts = self._confirmed_otherwise(read.claims.claim.read, source, facts)
+        if contradicted:
             evidence = self._opposite_quote(source, facts)
         else:
             evidence = covering_quote(read.claims.claim.read, source, self.judging, facts.unquotable)

@@ -62,6 +62,7 @@ __all__ = [
     "Scale",
     "Side",
     "SourceFacts",
+    "Unconfirmed",
     "Verdicts",
     "WindowFacts",
     "against",
@@ -104,6 +105,17 @@ class WindowFacts:
 
 
 @dataclass(frozen=True, slots=True)
+class Unconfirmed:
+    """Sentences of a source flagged as saying the opposite of the claim by a reading that does not
+    settle it (judge._read_otherwise): the cascade's fast model's, or a reading of a window of
+    several sentences, which does not say which of them says so. Each is read alone before a card
+    shows it as saying otherwise (judge._confirmed_otherwise)."""
+
+    sentences: tuple[int, ...]
+    fast: bool  # the fast model flagged them; else the deciding model, in one window together
+
+
+@dataclass(frozen=True, slots=True)
 class SourceFacts:
     """What was read of one source for one claim."""
 
@@ -120,6 +132,8 @@ class SourceFacts:
     # Sentences that restate the claim as a myth, a belief or an allegation ("Many visitors assume
     # that it must be made of steel"): not what the source says, so never quoted as its support.
     framed: frozenset[int] = frozenset()
+    # Those of `says_otherwise` flagged by a reading that does not settle it, reading by reading.
+    unconfirmed: tuple[Unconfirmed, ...] = ()
 
     @property
     def unquotable(self) -> frozenset[int]:

@@ -258,3 +258,25 @@ def test_a_denial_the_page_makes_is_never_shown_contradicted(tmp_path, capsys, m
     assert "model.contradiction" not in denial["reasons"], denial["reasons"]
     assert myth["judgment"] == "no_support" and myth["contradicted"], myth
     assert myth["reasons"][0] == "rule:en.restates_negated", myth["reasons"]
+
+
+def test_the_sentence_that_supports_a_claim_is_never_shown_as_saying_otherwise(tmp_path, capsys, monkeypatch):
+    """The myth page's "It is made of puddled iron, a wrought iron produced in the forges of Pompey
+    in Lorraine." supports both claims below, which the page also reads as the opposite elsewhere
+    (partial support). The fast model reads that sentence alone as their opposite (0.87 and 0.57: a
+    "not" or an "instead of" in a claim reads as the opposite of nearly any text to it), so 0.14.1
+    showed it under "says otherwise" and never quoted it as support. What a card shows as saying
+    otherwise is now the reader's reading (0.15 and 0.16, its bar 0.5; docs/rules.md, "What says
+    otherwise, sentence by sentence")."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    page = (Path(__file__).resolve().parents[1] / "fixtures" / "pages" / "eiffel.html").read_text("utf-8")
+    claims = (
+        "The tower is made of puddled iron, not steel.",
+        "The tower is made of wrought iron instead of steel.",
+    )
+    request = _request([(claim, FIXTURE_MYTHS) for claim in claims], {FIXTURE_MYTHS: page})
+    supporting = "It is made of puddled iron, a wrought iron produced in the forges of Pompey in Lorraine."
+    for statement in json.loads(_verify(tmp_path, capsys, request, "--json"))["statements"]:
+        (cited,) = statement["per_citation"]
+        assert supporting not in [e["text"] for e in cited["says_otherwise"]], statement
+        assert supporting in [e["text"] for e in cited["evidence"]], statement
