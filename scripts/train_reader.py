@@ -48,6 +48,13 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+# oneDNN caches a compiled kernel for every tensor shape it meets, and batches bucketed by length
+# meet many: with the cache, the third pass's process grew to 12 GB by step 850 and was killed for
+# memory beside the test suite. Its first 60 steps peaked at 7.5 GB with the cache and 5.4 GB
+# without, at the same speed (one run each; models/training/mpnet8-reader3/PLAN.md). Read by torch
+# when it loads, so set before it does.
+os.environ.setdefault("ONEDNN_PRIMITIVE_CACHE_CAPACITY", "0")
+
 import numpy as np
 import torch
 from peft import LoraConfig, get_peft_model
