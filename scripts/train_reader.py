@@ -90,12 +90,14 @@ MIX = (
     ("nli_extra/hans_generated.jsonl.gz", 2000),
     ("snli/train_100k.jsonl.gz", 20000),
 )
+# FILE, "unread" (rows the first pass did not read) or "again" (any rows, shuffled anew), how many.
+GoOnMix = tuple[tuple[str, str, int | None], ...]
 # A second pass from the first one's adapters (--init; models/training/mpnet8-reader2/PLAN.md): the
 # rows of MIX's files the first pass did not read, found by replaying its shuffles (the same files
 # in the same order, the first run's seed), and, read again, the small sets it read whole, which
 # hold the cases the fast model gets wrong (negation, minimal edits, MNLI's own rows). FEVER's
 # unread rows are the fresh held part (scripts/fever_held.py) and stay unread.
-SECOND_MIX = (
+SECOND_MIX: GoOnMix = (
     ("nli_more/lingnli_train.jsonl.gz", "unread", None),
     ("snli/train_100k.jsonl.gz", "unread", 12000),
     ("nli_more/conjnli_adversarial_train.jsonl.gz", "unread", 4000),
@@ -109,7 +111,7 @@ SECOND_MIX = (
 # A third pass from the first one's adapters (models/training/mpnet8-reader3/PLAN.md): the citation
 # and synthetic pairs weighted up (--cited-repeat), the product's own form, with a small replay of
 # the NLI kinds the first pass read so the network does not forget them.
-THIRD_MIX = (
+THIRD_MIX: GoOnMix = (
     ("nli_more/lingnli_train.jsonl.gz", "unread", 4000),
     ("snli/train_100k.jsonl.gz", "unread", 2000),
     ("nli_more/negation_nli.jsonl.gz", "again", 2000),
@@ -135,8 +137,7 @@ def make_plans(args: argparse.Namespace, cited_repeat: int = 1) -> tuple[Plan, P
     are read on); the same plan twice unless `cited_repeat` weights the citation pairs up."""
     rng = random.Random(args.seed)
     if init := getattr(args, "init", None):  # teacher_probs.py's plans have no --init
-        mix = GO_ON_MIXES[getattr(args, "mix", "second")]
-        pairs = go_on_pairs(args.data, _saved_state(init)["seed"], mix, rng)
+        pairs = go_on_pairs(args.data, _saved_state(init)["seed"], GO_ON_MIXES[args.mix], rng)
     else:
         specs = [f"{args.data / name}:1:{limit}" if limit else f"{args.data / name}" for name, limit in MIX]
         pairs = mixed_pairs(specs, rng)
@@ -155,7 +156,7 @@ def make_plans(args: argparse.Namespace, cited_repeat: int = 1) -> tuple[Plan, P
     return _plan(batches(pairs + cited * (cited_repeat - 1), args.batch_size, rng)), once
 
 
-def go_on_pairs(data: Path, first_seed: int, mix: tuple, rng: random.Random) -> list[Pair]:
+def go_on_pairs(data: Path, first_seed: int, mix: GoOnMix, rng: random.Random) -> list[Pair]:
     """A later pass's pairs (SECOND_MIX, THIRD_MIX): the first pass's unread rows come from
     replaying its shuffles."""
     first, unread = random.Random(first_seed), {}
