@@ -170,9 +170,10 @@ class Judges:
             best = max(figures, key=lambda f: f.figure)
             if best.checked:
                 # One model judges a statement (one scale): here the one that reads this pair does
-                # not read the statement's other pages, as for an English sentence citing an
-                # English page beside a French one, which the multilingual model reads across
-                # languages but not in English alone.
+                # not read the statement's other pages, as for an English sentence citing English,
+                # German and Italian pages: the multilingual model reads German pages against
+                # English sentences but has not measured Italian ones, and the English model reads
+                # neither.
                 return pair + (
                     f"CiteLens reads across them ({best.figure:.2f} on held pairs) only with a model "
                     "that does not read the sentence's other pages"

@@ -1,10 +1,11 @@
 """Answers and pages in a language no shipped model reads are "not checked", never judged by the
 English model with English rules (issue 26, item 6); a language the multilingual model was
-measured good enough in is judged by it (issue 39): German and Spanish since its 0.3.0, Japanese
-and Chinese not (their figures are under the floor, and the reason says so). A claim against a page
-in another language is read only where that pair was measured good enough, on the model's crossed
-scale: since its crossed reading, English pages with Spanish claims and German pages with English
-claims are; Spanish pages with English claims are not."""
+measured good enough in is judged by it (issue 39): German and Spanish since its 0.3.0, Chinese
+since its 0.3.2 (measured on all its held rows); Japanese and Arabic not (their figures are under
+the floor, and the reason says so). A claim against a page in another language is read only where
+that pair was measured good enough, on the model's crossed scale: English pages with Spanish
+claims and German pages with English claims are; Italian pages with English claims, a pair not
+measured, are not."""
 
 from __future__ import annotations
 
@@ -37,6 +38,17 @@ PAGES = {
         "埃菲尔铁塔于1887年至1889年间建造，作为巴黎世界博览会的入口。塔高330米，由熟铁建成。"
         "每年约有七百万人参观。",
     ),
+    "https://ar.example/burj": (
+        "ar",
+        "بُني برج إيفل بين عامي 1887 و1889 ليكون مدخلاً للمعرض العالمي في باريس. يبلغ ارتفاعه 330 "
+        "متراً وهو مصنوع من الحديد المطاوع. يزوره نحو سبعة ملايين شخص كل عام.",
+    ),
+    "https://it.example/torre": (
+        "it",
+        "La Torre Eiffel fu costruita tra il 1887 e il 1889 come ingresso dell'Esposizione Universale di "
+        "Parigi. È alta 330 metri ed è fatta di ferro pudellato. Ogni anno la visitano circa sette "
+        "milioni di persone.",
+    ),
     "https://en.example/tower": (
         "en",
         "The Eiffel Tower was built between 1887 and 1889 as the entrance to the 1889 World's Fair in "
@@ -49,12 +61,13 @@ ANSWERS = {
     "es": "La Torre Eiffel se construyó entre 1887 y 1889 para la Exposición Universal.",
     "ja": "エッフェル塔は1887年から1889年にかけて万国博覧会のために建設されました。",
     "zh": "埃菲尔铁塔于1887年至1889年间为世界博览会而建造。",
+    "ar": "بُني برج إيفل بين عامي 1887 و1889 من أجل المعرض العالمي.",
     "en": "The Eiffel Tower was built between 1887 and 1889 for the World's Fair.",
 }
-NAMES = {"ja": "Japanese", "zh": "Chinese"}
+NAMES = {"ja": "Japanese", "ar": "Arabic"}
 READS = (
-    "CiteLens reads English, Bulgarian, French, German, Greek, Indonesian, Italian, Portuguese, Russian, "
-    "Spanish, Thai and Vietnamese"
+    "CiteLens reads English, Bulgarian, Chinese, French, German, Greek, Hindi, Indonesian, Italian, Korean, "
+    "Portuguese, Russian, Spanish, Thai and Vietnamese"
 )
 MULTILINGUAL = "citelens-e5-multilingual-nli"
 
@@ -89,7 +102,7 @@ async def companion(start_companion, tmp_path):
 
 @pytest.mark.parametrize(
     ("language", "url"),
-    [("ja", "https://ja.example/tower"), ("zh", "https://zh.example/tower")],
+    [("ja", "https://ja.example/tower"), ("ar", "https://ar.example/burj")],
 )
 async def test_an_answer_in_a_language_no_model_reads_is_not_checked(companion, language, url):
     result = await (await companion.post("/v1/verify", _body(ANSWERS[language], [url]))).json()
@@ -134,9 +147,10 @@ async def test_a_sentence_citing_nothing_is_without_citation_in_any_language(com
 
 
 @pytest.mark.parametrize(
-    ("language", "url"), [("de", "https://de.example/turm"), ("es", "https://es.example/torre")]
+    ("language", "url"),
+    [("de", "https://de.example/turm"), ("es", "https://es.example/torre"), ("zh", "https://zh.example/tower")],
 )
-async def test_a_german_or_spanish_answer_is_judged_by_the_multilingual_model(companion, language, url):
+async def test_a_german_spanish_or_chinese_answer_is_judged_by_the_multilingual_model(companion, language, url):
     result = await (await companion.post("/v1/verify", _body(ANSWERS[language], [url]))).json()
     [statement] = result["statements"]
     assert statement["language"] == language
@@ -173,17 +187,18 @@ async def test_a_claim_citing_a_page_in_another_language_is_judged_where_the_pai
     assert "1889" in citation["evidence"][0]["text"]
 
 
-async def test_a_claim_citing_a_page_in_another_language_under_its_floor_is_not_checked(companion):
-    figure = _across("es", "en")
-    assert not figure.checked
+async def test_a_claim_citing_a_page_in_another_language_not_measured_is_not_checked(companion):
+    # Italian is read, and English is; Italian pages against English claims were never measured.
+    config = load_config(default_model_dir().parent / MULTILINGUAL)
+    assert "it" in config.languages and config.across("it", "en") is None
     result = await (
-        await companion.post("/v1/verify", _body(ANSWERS["en"], ["https://es.example/torre"]))
+        await companion.post("/v1/verify", _body(ANSWERS["en"], ["https://it.example/torre"]))
     ).json()
     [statement] = result["statements"]
     assert statement["judgment"] == "not_checked"
     assert statement["per_citation"][0]["reason"] == (
-        f"the page is in Spanish and the sentence in English; CiteLens reads across them at "
-        f"{figure.figure:.2f} on held pairs, under the {figure.floor:.2f} it needs"
+        "the page is in Italian and the sentence in English; CiteLens has not measured how well it "
+        "reads across them"
     )
 
 
@@ -196,13 +211,25 @@ async def test_a_claim_citing_pages_on_both_sides_of_the_language_line_reads_bot
     assert all(c["judgment"] != "not_checked" for c in statement["per_citation"]), statement
 
 
-async def test_a_page_read_across_languages_by_another_model_than_the_sentence_s_is_set_aside(companion):
-    # An English sentence is the English model's, which reads no German; the multilingual model
-    # reads German pages against English sentences, but not English against English (its English
-    # figure is under the floor): the German page is set aside, and the reason says why.
+async def test_an_english_claim_citing_english_and_german_pages_is_read_whole_by_one_model(companion):
+    # One model judges a statement, on one scale: the multilingual one reads English (0.3.2) and
+    # German pages against English claims, so it reads both; the English model reads no German.
     urls = ["https://en.example/tower", "https://de.example/turm"]
     result = await (await companion.post("/v1/verify", _body(ANSWERS["en"], urls))).json()
     [statement] = result["statements"]
+    assert statement["model"] == MULTILINGUAL
+    assert all(c["judgment"] != "not_checked" for c in statement["per_citation"]), statement
+
+
+async def test_a_page_read_across_languages_by_another_model_than_the_sentence_s_is_set_aside(companion):
+    # No model reads all three pages (Italian against English is not measured), so the English
+    # model, whose language the sentence is in, judges it on the English page. The multilingual
+    # model reads German pages against English sentences, but not this sentence's Italian one: the
+    # German page is set aside, and the reason says why.
+    urls = ["https://en.example/tower", "https://de.example/turm", "https://it.example/torre"]
+    result = await (await companion.post("/v1/verify", _body(ANSWERS["en"], urls))).json()
+    [statement] = result["statements"]
+    assert statement["model"] != MULTILINGUAL
     by_url = {pc["url"]: pc for pc in statement["per_citation"]}
     assert by_url["https://en.example/tower"]["judgment"] != "not_checked"
     assert by_url["https://de.example/turm"]["judgment"] == "not_checked"
@@ -211,3 +238,5 @@ async def test_a_page_read_across_languages_by_another_model_than_the_sentence_s
         f"({_across('de', 'en').figure:.2f} on held pairs) only with a model that does not read the "
         "sentence's other pages"
     )
+    assert by_url["https://it.example/torre"]["judgment"] == "not_checked"
+    assert by_url["https://it.example/torre"]["reason"].endswith("has not measured how well it reads across them")
