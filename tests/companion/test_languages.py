@@ -148,9 +148,15 @@ async def test_a_sentence_citing_nothing_is_without_citation_in_any_language(com
 
 @pytest.mark.parametrize(
     ("language", "url"),
-    [("de", "https://de.example/turm"), ("es", "https://es.example/torre"), ("zh", "https://zh.example/tower")],
+    [
+        ("de", "https://de.example/turm"),
+        ("es", "https://es.example/torre"),
+        ("zh", "https://zh.example/tower"),
+    ],
 )
-async def test_a_german_spanish_or_chinese_answer_is_judged_by_the_multilingual_model(companion, language, url):
+async def test_a_german_spanish_or_chinese_answer_is_judged_by_the_multilingual_model(
+    companion, language, url
+):
     result = await (await companion.post("/v1/verify", _body(ANSWERS[language], [url]))).json()
     [statement] = result["statements"]
     assert statement["language"] == language
@@ -239,4 +245,5 @@ async def test_a_page_read_across_languages_by_another_model_than_the_sentence_s
         "sentence's other pages"
     )
     assert by_url["https://it.example/torre"]["judgment"] == "not_checked"
-    assert by_url["https://it.example/torre"]["reason"].endswith("has not measured how well it reads across them")
+    unmeasured = by_url["https://it.example/torre"]["reason"]
+    assert unmeasured.endswith("has not measured how well it reads across them")
