@@ -41,6 +41,7 @@ from readability import Document as Readable
 from companion.errors import NotReadable
 from companion.sources.extract import article_text
 from companion.sources.walls import wall_reason
+from companion.text.language import detect_language
 
 __all__ = ["DEFAULT_DATA", "EXTRACTORS", "PageScore", "Report", "evaluate", "read_pages", "shingles"]
 
@@ -173,7 +174,11 @@ def evaluate(rows: Iterable[dict[str, str]], extractor: str) -> Report:
         except NotReadable as exc:
             scores.append(score_page(row["name"], "", reference, error=exc.reason))
             continue
-        wall = wall_reason(text, html=row["source_html"]) if extractor == "companion" else None
+        wall = (
+            wall_reason(text, html=row["source_html"], language=detect_language(text))
+            if extractor == "companion"
+            else None
+        )
         scores.append(score_page(row["name"], text, reference, wall=wall or ""))
     return Report(extractor, tuple(scores), time.perf_counter() - started)
 

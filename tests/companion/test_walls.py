@@ -7,6 +7,8 @@ responses (403/429/503) are served by a real aiohttp server and go through the g
 
 from __future__ import annotations
 
+import gzip
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -315,3 +317,132 @@ def test_english_wording_is_read_on_a_page_in_any_language() -> None:
 
 def test_a_refused_response_with_a_french_check_title_is_a_block() -> None:
     assert challenge_reason(FRENCH_CHECK) == BLOCKED
+
+
+# Walls in the other languages CiteLens reads pages in, after their large sites' paywalls, the TCF
+# consent banners' official wording and the bot checks' translations; each read in the page's
+# language, as the loader reads it.
+WALLS_BY_LANGUAGE = {
+    ("de", "paywall"): (
+        PAYWALLED,
+        "Was die Modelle für 2050 sagen. Die Modelle sagen eine Erwärmung um zwei Grad voraus. "
+        "Dieser Artikel ist nur für Abonnenten verfügbar. Jetzt abonnieren und weiterlesen. "
+        "Sie sind bereits Abonnent? Hier anmelden.",
+    ),
+    ("de", "consent"): (
+        BLOCKED,
+        "Datenschutz-Einstellungen. Wir und unsere Partner verwenden Cookies, um Informationen auf einem "
+        "Gerät speichern und/oder abrufen zu können und personalisierte Anzeigen und Inhalte zu zeigen, "
+        "auf Grundlage Ihrer Einwilligung oder unseres berechtigten Interesses. Alle akzeptieren. "
+        "Alle ablehnen. Einstellungen verwalten.",
+    ),
+    ("de", "check"): (
+        BLOCKED,
+        "Überprüfen, ob Sie ein Mensch sind. Dies kann einige Sekunden dauern. www.beispiel.de muss die "
+        "Sicherheit Ihrer Verbindung überprüfen, bevor Sie fortfahren können.",
+    ),
+    ("es", "paywall"): (
+        PAYWALLED,
+        "El clima en 2050. Los modelos prevén un calentamiento de dos grados. Este contenido es exclusivo "
+        "para suscriptores. Suscríbete ahora por 1 euro el primer mes. ¿Ya eres suscriptor? Inicia sesión.",
+    ),
+    ("es", "consent"): (
+        BLOCKED,
+        "Utilizamos cookies propias y de terceros. Nosotros y nuestros socios necesitamos almacenar la "
+        "información en un dispositivo y/o acceder a ella para mostrar anuncios y contenido personalizados, "
+        "con su permiso o por interés legítimo. Aceptar todo. Rechazar todo. Configurar cookies.",
+    ),
+    ("pt", "paywall"): (
+        PAYWALLED,
+        "O clima em 2050. Os modelos preveem um aquecimento de dois graus. Este conteúdo é exclusivo "
+        "para assinantes. Assine agora por R$ 1,90 no primeiro mês. Já é assinante? Faça login para "
+        "continuar lendo.",
+    ),
+    ("it", "paywall"): (
+        PAYWALLED,
+        "Il clima nel 2050. I modelli prevedono un riscaldamento di due gradi. Questo articolo è riservato "
+        "agli abbonati. Abbonati ora a 1 euro al mese. Sei già abbonato? Accedi per continuare a leggere.",
+    ),
+    ("ru", "paywall"): (
+        PAYWALLED,
+        "Климат в 2050 году. Модели предсказывают потепление на два градуса. Материал доступен только "
+        "подписчикам. Оформите подписку, чтобы читать дальше. Уже подписаны? Войдите, чтобы продолжить.",
+    ),
+    ("zh", "paywall"): (
+        PAYWALLED,
+        "2050年的气候：模型预测本世纪中叶将升温两度。"
+        "本文为付费会员专享内容，订阅后继续阅读全文。已是订阅用户？请登录。",
+    ),
+    ("zh", "consent"): (
+        BLOCKED,
+        "我们使用Cookie来改善您的体验并展示个性化广告。"
+        "我们的合作伙伴基于您的同意或正当利益处理数据。接受全部 拒绝全部 管理Cookie偏好",
+    ),
+    ("ja", "paywall"): (
+        PAYWALLED,
+        "2050年の気候。モデルは今世紀半ばまでに2度の温暖化を予測している。この記事は有料会員限定です。"
+        "続きを読むには、有料会員登録が必要です。すでに会員の方はログインしてください。",
+    ),
+    ("ko", "paywall"): (
+        PAYWALLED,
+        "2050년의 기후. 모델은 금세기 중반까지 2도의 온난화를 예측한다. 이 기사는 유료 회원 전용입니다. "
+        "구독하고 계속 읽으세요. 이미 구독 중이신가요? 로그인",
+    ),
+}
+
+
+def _page(language: str, text: str) -> str:
+    head = f"<html lang='{language}'><head><title>—</title></head>"
+    return f"{head}<body><article><p>{text}</p></article></body></html>"
+
+
+@pytest.mark.parametrize("key", sorted(WALLS_BY_LANGUAGE), ids=lambda k: "-".join(k))
+def test_walls_are_recognised_in_each_language_s_wording(key: tuple[str, str]) -> None:
+    language, _ = key
+    reason, text = WALLS_BY_LANGUAGE[key]
+    doc = html_to_document(f"https://example.{language}/a", _page(language, text), max_chars=200_000)
+    assert doc.language == language
+    assert wall_reason(doc.text, title=doc.title, language=doc.language) == reason
+    # Read as English's alone (a page in a language with no wording of its own), it says nothing.
+    assert wall_reason(doc.text, title=doc.title, language="en") is None
+
+
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
+# Real prose in each language (../shared/data beside the clone in CI; a missing file fails).
+PROSE = {
+    "de": "multilingual/xnli_de_dev.jsonl.gz",
+    "es": "multilingual/xnli_es_dev.jsonl.gz",
+    "pt": "multilingual/assin2_pt_train.jsonl.gz",
+    "it": "multilingual/rte3_it_dev.jsonl.gz",
+    "ru": "multilingual/xnli_ru_dev.jsonl.gz",
+    "zh": "multilingual/xnli_zh_dev.jsonl.gz",
+    "ja": "multilingual/jsick_ja_train.jsonl.gz",
+    "ko": "multilingual/xnli_ko_dev.jsonl.gz",
+    "th": "multilingual/xnli_th_dev.jsonl.gz",
+}
+
+
+def _prose(language: str, sentences: int) -> str:
+    path = DATA / PROSE[language]
+    assert path.exists(), f"{path} is missing: CI runs with ../shared beside the clone"
+    seen: dict[str, None] = {}
+    with gzip.open(path, "rt", encoding="utf-8") as lines:
+        for line in lines:
+            seen.setdefault(json.loads(line)["premise"].strip(), None)
+            if len(seen) == sentences:
+                break
+    return " ".join(seen)
+
+
+@pytest.mark.parametrize("language", sorted(PROSE))
+def test_an_article_in_any_language_that_carries_wall_wording_is_not_a_wall(language: str) -> None:
+    # About a thousand words of real prose, with every wall's wording of its language and English's
+    # inside it, as a subscription box or a consent banner left in the text. Chinese, Japanese and
+    # Thai write no spaces between words: counted in spaces, such an article was a few dozen words
+    # long, and any such wording on it made it a wall.
+    walls = " ".join(text for (lang, _), (_, text) in WALLS_BY_LANGUAGE.items() if lang == language)
+    english = "We use cookies. Accept all. Reject all. Manage preferences. Subscribe now to continue reading."
+    text = f"{_prose(language, 40)} {walls} {english} {_prose(language, 80)}"
+    doc = html_to_document(f"https://example.{language}/b", _page(language, text), max_chars=200_000)
+    assert doc.language == language
+    assert wall_reason(doc.text, title=doc.title, language=doc.language) is None
