@@ -1,8 +1,12 @@
 """Which language a text is in, and how its words are read in that language (issues 14, 39).
 
-Detection runs once per answer and once per page, never per sentence: a ten-word sentence is too
+Detection runs once per answer and once per page, not per sentence: a ten-word sentence is too
 little to tell French from English reliably, and every sentence of a page shares the page's
-language. It goes by script first (issue 39): the script most of the letters are written in
+language. The one exception is a sentence of an answer written in another script than the
+answer's, other than Latin (`own_script`): a Japanese sentence in an English answer is Japanese
+whatever its length, and judging it as English would judge it blind.
+
+It goes by script first (issue 39): the script most of the letters are written in
 (Greek, Thai, Hangul, kana, Han, Cyrillic, Arabic, Devanagari…) rules English out whatever the
 text's length, so a Thai or Chinese one-liner is never judged as English by a model that cannot
 read it. Within a script shared by several languages (Latin, Cyrillic, Arabic, Devanagari),
@@ -40,7 +44,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cache, lru_cache
 
-__all__ = ["DETECTED", "NAMES", "UNDETERMINED", "Lexicon", "detect_language", "lexicon"]
+__all__ = ["DETECTED", "NAMES", "UNDETERMINED", "Lexicon", "detect_language", "lexicon", "own_script"]
 
 # What detect_language returns for Latin-script text it cannot tell (ISO 639-2 / BCP 47 "und").
 UNDETERMINED = "und"
@@ -279,6 +283,25 @@ def detect_language(text: str, *, declared: str = "") -> str:
     if script in _SHARED_SCRIPTS and found not in (UNDETERMINED, hint) and _another_language(sample, found):
         return UNDETERMINED
     return found
+
+
+def own_script(part: str, whole: str) -> bool:
+    """Whether `part` of `whole` (a sentence of an answer) is written in a script of its own: not
+    Latin, and not the script of `whole`'s language. Latin text inside an answer in another
+    script (a product name, a line of code, an English title) keeps the answer's language, as it
+    did: telling its language apart needs more words than a sentence has. So does Han inside a
+    Japanese or Korean answer: a line of kanji alone (a name, an address, a heading) is Japanese
+    there, not Chinese."""
+    script, answer = _script_of_text(part), _script_of_text(whole)
+    if script in ("Latin", _UNKNOWN_SCRIPT, answer):
+        return False
+    return not (script == "Han" and answer in ("Kana", "Hangul"))
+
+
+@lru_cache(maxsize=16)
+def _script_of_text(text: str) -> str:
+    """_main_script of a text's start; cached, as an answer is asked once for each sentence."""
+    return _main_script(unicodedata.normalize("NFC", text[:_SAMPLE_CHARS]))
 
 
 def _another_language(sample: str, found: str) -> bool:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import pysbd
 
 from ..records import Citation, Sentence, Statement
-from .language import detect_language
+from .language import detect_language, own_script
 
 __all__ = [
     "MARKER_RUN",
@@ -324,7 +324,7 @@ def statements(text: str, citations: Sequence[Citation], question: str = "") -> 
                 citations=tuple(given),
                 previous=previous,
                 question=question,
-                language=language,
+                language=detect_language(clean) if own_script(clean, text) else language,
                 block_cited=by_block,
             )
         )

@@ -247,3 +247,28 @@ async def test_a_page_read_across_languages_by_another_model_than_the_sentence_s
     assert by_url["https://it.example/torre"]["judgment"] == "not_checked"
     unmeasured = by_url["https://it.example/torre"]["reason"]
     assert unmeasured.endswith("has not measured how well it reads across them")
+
+
+async def test_a_japanese_sentence_in_an_english_answer_is_not_judged_as_english(companion):
+    english = (
+        f"{ANSWERS['en']} It is 330 metres tall and made of puddled iron. "
+        "About seven million people visit it every year."
+    )
+    answer = f"{english} {ANSWERS['ja']}"
+    body = {
+        "answer": {"text": answer},
+        "citations": [
+            {"id": "c1", "marker": "1", "url": "https://en.example/tower", "offset": len(english)},
+            {"id": "c2", "marker": "2", "url": "https://ja.example/tower", "offset": len(answer)},
+        ],
+        "sources": {
+            url: {"html": _html(*PAGES[url])}
+            for url in ("https://en.example/tower", "https://ja.example/tower")
+        },
+    }
+    result = await (await companion.post("/v1/verify", body)).json()
+    *in_english, japanese = result["statements"]
+    assert [s["language"] for s in in_english] == ["en", "en", "en"]
+    assert in_english[-1]["judgment"] != "not_checked"
+    assert japanese["language"] == "ja" and japanese["judgment"] == "not_checked"
+    assert japanese["per_citation"][0]["reason"].startswith("the answer is in Japanese")

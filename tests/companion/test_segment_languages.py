@@ -74,3 +74,31 @@ def test_citation_markers_in_japanese_stay_with_their_sentence():
 def test_an_unclosed_quote_does_not_swallow_the_rest_of_the_page():
     text = "他说：“这是开始。" + "这是后面的句子，很长很长很长。" * 30
     assert len(_sentences(text, "zh")) > 20
+
+
+@pytest.mark.parametrize(
+    ("answer", "languages"),
+    [
+        # A sentence in another script than the answer's is in its own language: judging this
+        # Japanese sentence as English would judge it blind (issue 39 item 6).
+        (
+            "The tower was built for the 1889 World's Fair and is 330 metres tall. "
+            "エッフェル塔は毎年約700万人が訪れる観光名所です。 It was designed by Gustave Eiffel's company.",
+            ["en", "ja", "en"],
+        ),
+        ("埃菲尔铁塔于1887年至1889年间为世界博览会而建造。 에펠탑은 높이가 330미터이다.", ["zh", "ko"]),
+        # Latin text in another script's answer keeps the answer's language: a product line or a
+        # title has too few words to tell its own.
+        ("埃菲尔铁塔于1887年至1889年间建造。 iPhone 15 Pro Max.", ["zh", "zh"]),
+        # So does a line of kanji alone in a Japanese answer: a name or an address, not Chinese.
+        ("エッフェル塔はパリにあります。 東京都港区芝公園四丁目。", ["ja", "ja"]),
+        # A few words of another script inside a sentence leave it in the answer's language.
+        (
+            "The novel 吾輩は猫である was published in 1905. Moscow (Москва) is the capital of Russia.",
+            ["en", "en"],
+        ),
+    ],
+)
+def test_a_sentence_in_another_script_than_its_answer_is_in_its_own_language(answer, languages):
+    cited = [Citation("c1", "1", "https://page.example/", len(answer))]
+    assert [s.language for s in statements(answer, cited)] == languages
