@@ -175,11 +175,11 @@ class Judges:
                 # English sentences but has not measured Italian ones, and the English model reads
                 # neither.
                 return pair + (
-                    f"CiteLens reads across them ({best.figure:.2f} on held pairs) only with a model "
+                    f"CiteLens reads across them ({best.shown} on held pairs) only with a model "
                     "that does not read the sentence's other pages"
                 )
             return pair + (
-                f"CiteLens reads across them at {best.figure:.2f} on held pairs, "
+                f"CiteLens reads across them at {best.shown} on held pairs, "
                 f"under the {best.floor:.2f} it needs"
             )
         if any(c.measures_across for c in self.configs):
@@ -194,7 +194,7 @@ class Judges:
         short = [f for c in self.configs if (f := c.figure(language)) is not None and not f.checked]
         if short:
             best = max(short, key=lambda f: f.figure)
-            reason += f" (judged at {best.figure:.2f} on held pairs, under the {best.floor:.2f} it needs)"
+            reason += f" (judged at {best.shown} on held pairs, under the {best.floor:.2f} it needs)"
         return reason
 
     def judge_for(self, config: ModelConfig) -> Judge:

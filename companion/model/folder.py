@@ -76,6 +76,13 @@ class LanguageFigure:
     def checked(self) -> bool:
         return self.figure >= self.floor
 
+    @property
+    def shown(self) -> str:
+        """The figure as a person reads it beside its floor: two decimals, or three where two would
+        round it onto the floor's side it is not on ("0.716, under 0.72", never "0.72, under 0.72")."""
+        two = f"{self.figure:.2f}"
+        return two if (float(two) >= self.floor) == self.checked else f"{self.figure:.3f}"
+
 
 @dataclass(frozen=True, slots=True)
 class Cascade:

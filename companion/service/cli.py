@@ -460,7 +460,7 @@ def _figures(config: ModelConfig) -> str:
 
     def shown(pairs: bool) -> str:
         return ", ".join(
-            f"{code} {f.figure:.2f}" + ("" if f.checked else f" (under {f.floor:.2f}: not checked)")
+            f"{code} {f.shown}" + ("" if f.checked else f" (under {f.floor:.2f}: not checked)")
             for code, f in config.measured
             if ("-" in code) == pairs
         )

@@ -221,3 +221,12 @@ def test_a_language_s_bar_is_fitted_on_entailment_against_the_rest(tmp_path: Pat
         return sum(around) / len(around)
 
     assert all(near(smooth) >= near(b) - 1e-12 for b in bars)
+
+
+@pytest.mark.parametrize(
+    ("figure", "shown"),
+    [(0.7160, "0.716"), (0.7196, "0.720"), (0.7218, "0.72"), (0.6512, "0.65"), (0.7653, "0.77")],
+)
+def test_a_figure_is_never_shown_as_its_floor_from_the_other_side(figure: float, shown: str):
+    # "en-ar 0.72 (under 0.72: not checked)" in `citelens doctor`: 0.716 rounded onto the floor.
+    assert LanguageFigure(figure, 0.72).shown == shown

@@ -76,7 +76,7 @@ def _short_of(language: str) -> str:
     """The reason's end: the shipped multilingual model's figure for `language`, under its floor."""
     figure = load_config(default_model_dir().parent / MULTILINGUAL).figure(language)
     assert figure is not None and not figure.checked
-    return f" (judged at {figure.figure:.2f} on held pairs, under the {figure.floor:.2f} it needs)"
+    return f" (judged at {figure.shown} on held pairs, under the {figure.floor:.2f} it needs)"
 
 
 def _html(language: str, text: str) -> str:
@@ -241,7 +241,7 @@ async def test_a_page_read_across_languages_by_another_model_than_the_sentence_s
     assert by_url["https://de.example/turm"]["judgment"] == "not_checked"
     assert by_url["https://de.example/turm"]["reason"] == (
         "the page is in German and the sentence in English; CiteLens reads across them "
-        f"({_across('de', 'en').figure:.2f} on held pairs) only with a model that does not read the "
+        f"({_across('de', 'en').shown} on held pairs) only with a model that does not read the "
         "sentence's other pages"
     )
     assert by_url["https://it.example/torre"]["judgment"] == "not_checked"

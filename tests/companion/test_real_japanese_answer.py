@@ -86,9 +86,7 @@ async def test_the_real_japanese_answer_on_japanese_pages_is_not_checked_with_it
     assert figure is not None and not figure.checked
     [reason] = await _reasons(companion, JAPANESE, "ja")
     assert reason.startswith("the answer is in Japanese; CiteLens reads English, "), reason
-    assert reason.endswith(
-        f"(judged at {figure.figure:.2f} on held pairs, under the {figure.floor:.2f} it needs)"
-    )
+    assert reason.endswith(f"(judged at {figure.shown} on held pairs, under the {figure.floor:.2f} it needs)")
 
 
 async def test_on_its_real_english_pages_the_answer_is_not_checked_and_says_why(companion):
