@@ -195,6 +195,8 @@ _DEFAULT = "en"
 _MIN_CONFIDENCE = 0.9
 _ENGLISH_ODDS = 20.0  # measured on XNLI dev: the lowest that keeps every English pair English
 _MIN_LETTERS = 20
+# The letters a sentence needs in another script than its answer's to be read in its own language.
+_OWN_SCRIPT_LETTERS = 4
 _SAMPLE_CHARS = 4_000  # the start of a page is enough, and keeps detection under a millisecond
 
 
@@ -291,9 +293,11 @@ def own_script(part: str, whole: str) -> bool:
     script (a product name, a line of code, an English title) keeps the answer's language, as it
     did: telling its language apart needs more words than a sentence has. So does Han inside a
     Japanese or Korean answer: a line of kanji alone (a name, an address, a heading) is Japanese
-    there, not Chinese."""
+    there, not Chinese. A few letters of another script are a symbol, not a language ("α = 0.05.")."""
     script, answer = _script_of_text(part), _script_of_text(whole)
     if script in ("Latin", _UNKNOWN_SCRIPT, answer):
+        return False
+    if sum(n for s, n in _scripts(part).items() if s != "Latin") < _OWN_SCRIPT_LETTERS:
         return False
     return not (script == "Han" and answer in ("Kana", "Hangul"))
 

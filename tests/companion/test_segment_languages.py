@@ -92,6 +92,8 @@ def test_an_unclosed_quote_does_not_swallow_the_rest_of_the_page():
         ("埃菲尔铁塔于1887年至1889年间建造。 iPhone 15 Pro Max.", ["zh", "zh"]),
         # So does a line of kanji alone in a Japanese answer: a name or an address, not Chinese.
         ("エッフェル塔はパリにあります。 東京都港区芝公園四丁目。", ["ja", "ja"]),
+        # A symbol of another script is not a sentence in another language.
+        ("The test used a significance level of five percent. α = 0.05.", ["en", "en"]),
         # A few words of another script inside a sentence leave it in the answer's language.
         (
             "The novel 吾輩は猫である was published in 1905. Moscow (Москва) is the capital of Russia.",
