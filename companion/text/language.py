@@ -446,6 +446,22 @@ def _english_number(number: str) -> str:
     return number.replace(",", "")
 
 
+def _ascii_digits(text: str) -> str:
+    """Devanagari, Arabic-Indic, Thai and every other script's decimal digits as ASCII ones
+    ("१८८९" → "1889"): a page and a claim may write the same number in either."""
+    if text.isascii():
+        return text
+    return "".join(str(unicodedata.decimal(c)) if c.isdecimal() else c for c in text)
+
+
+def _native_number(number: str) -> str:
+    return _english_number(_ascii_digits(number))
+
+
+def _native_clean(word: str) -> str:
+    return _english_clean(_ascii_digits(word))
+
+
 def _french_number(number: str) -> str:
     """French writes thousands with spaces (or dots) and decimals with a comma."""
     digits = re.sub(r"[  \u202f]", "", number)
@@ -502,7 +518,8 @@ _SNOWBALL = {
 
 # Numbers as each language writes them (issue 39): thousands with dots and a decimal comma
 # ("1.000,5"), or thousands with spaces and a decimal comma ("1 000,5", as French); the others as
-# English. Chinese, Japanese and Korean add 万/億 (_CJK_UNITS) and full-width digits.
+# English, in their own script's digits too ("१८८९", _ascii_digits). Chinese, Japanese and Korean
+# add 万/億 (_CJK_UNITS) and full-width digits.
 _DOT_THOUSANDS = frozenset({"de", "es", "it", "pt", "id", "nl", "tr", "el", "vi"})
 _SPACE_THOUSANDS = frozenset({"ru", "bg", "uk", "sv", "pl", "cs"})
 _DOT_WORD = re.compile(r"[^\W\d_][^\W\d_'’-]*|\d+(?:[.,]\d+)*")
@@ -578,7 +595,7 @@ def _paired_lexicon(language: str) -> Lexicon:
     number = _CJK_NUMBER if cjk else _EN_NUMBER
     word = re.compile(rf"{number.pattern}|[{run}ー]+|{_LATIN_WORD}")
     run_of = re.compile(rf"[{run}ー]+")
-    to_number = _cjk_number if cjk else _english_number
+    to_number = _cjk_number if cjk else _native_number
 
     def clean(token: str) -> str:
         return to_number(token) if token[0].isdecimal() else token.strip("'’-")
@@ -638,4 +655,4 @@ def lexicon(language: str) -> Lexicon:
         return Lexicon(
             language, frozenset(), _comma_clean, stem, _DOT_WORD, _NAME, _EN_NUMBER, _comma_decimal
         )
-    return Lexicon(language, frozenset(), _english_clean, stem, _DOT_WORD, _NAME, _EN_NUMBER, _english_number)
+    return Lexicon(language, frozenset(), _native_clean, stem, _DOT_WORD, _NAME, _EN_NUMBER, _native_number)

@@ -26,6 +26,11 @@ from companion.text.language import lexicon
         ("ja", "高さ３３３メートル、１，０００人", ["333", "1000"]),
         ("zh", "每年约700万人，投资2亿元，共1,000人", ["7000000", "200000000", "1000"]),
         ("ko", "매년 700만 명", ["7000000"]),
+        # A script's own digits: Devanagari, Arabic-Indic (Arabic, and Urdu's extended ones), Thai.
+        ("hi", "टॉवर १८८९ में बना और 330 मीटर ऊंचा है", ["1889", "330"]),
+        ("ar", "بني عام ١٨٨٩ بارتفاع 330 مترا", ["1889", "330"]),
+        ("ur", "۱۸۸۹ میں", ["1889"]),
+        ("th", "สร้างในปี ๑๘๘๙ สูง 330 เมตร", ["1889", "330"]),
     ],
 )
 def test_numbers_in_local_formats_read_as_one_canonical_form(language, text, expected):
@@ -35,6 +40,8 @@ def test_numbers_in_local_formats_read_as_one_canonical_form(language, text, exp
 def test_the_same_quantity_is_one_number_across_languages():
     forms = {"en": "7,000,000", "de": "7.000.000", "fr": "7 000 000", "ja": "700万", "zh": "７００万"}
     assert {lexicon(language).numbers(text)[0] for language, text in forms.items()} == {"7000000"}
+    # And a claim's number matches its page's whichever digits each writes: a term, not only a number.
+    assert lexicon("hi").terms("१८८९") == lexicon("hi").terms("1889") == ["1889"]
 
 
 def test_chinese_and_japanese_are_read_as_character_pairs():
