@@ -560,9 +560,7 @@ _PAIRED_NAME = re.compile(r"(?<![A-Za-z])[A-Z][a-zA-Z'’-]+")
 
 def _cjk_number(number: str) -> str:
     """ "700万" → "7000000", "1.5億" → "150000000", "１，０００" → "1000"."""
-    digits = "".join(str(unicodedata.decimal(c)) if c.isdecimal() else c for c in number).translate(
-        _FULL_WIDTH
-    )
+    digits = _ascii_digits(number).translate(_FULL_WIDTH)
     parts = re.findall(r"([\d.,]+)(\D?)", digits)
     if len(parts) == 1 and not parts[0][1]:
         return _english_number(digits)
