@@ -17,6 +17,7 @@ __all__ = [
     "AtomicClaim",
     "Citation",
     "CitationJudgment",
+    "Confidence",
     "Document",
     "Entailment",
     "Evidence",
@@ -41,6 +42,9 @@ __all__ = [
 Judgment = Literal[
     "complete_support", "partial_support", "no_support", "inaccessible", "not_checked", "no_citation"
 ]
+# How far a complete reading may be trusted: "high" is the green badge, "low" is "likely
+# supported: check the quote" (judging.policy.confidence, research/notes/green-rule.md).
+Confidence = Literal["high", "low"]
 JUDGMENTS: tuple[Judgment, ...] = (
     "complete_support",
     "partial_support",
@@ -305,6 +309,9 @@ class CitationJudgment:
     says_otherwise: tuple[Evidence, ...] = ()
     # A reason's particulars, e.g. "rule:en.another_number" -> {"claim": "2,000", "source": "4,500"}.
     reason_details: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    # For complete support: "high" (green) or "low" ("likely supported: check the quote"); else None
+    # (judging.policy.confidence).
+    confidence: Confidence | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,6 +346,7 @@ class StatementJudgment:
     probability: float | None = None  # as CitationJudgment's, for the citations read together
     says_otherwise: tuple[Evidence, ...] = ()  # as CitationJudgment's, over its citations
     reason_details: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    confidence: Confidence | None = None  # as CitationJudgment's
 
     @property
     def unsupported_assertions(self) -> tuple[str, ...]:

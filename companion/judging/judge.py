@@ -245,6 +245,7 @@ class Judge:
             reasons=verdict.reasons,
             says_otherwise=_unique(e for cj in per_citation for e in cj.says_otherwise),
             reason_details=verdict.details,
+            confidence=verdict.confidence,
         )
 
     def elsewhere(
@@ -532,6 +533,7 @@ class Judge:
             reasons=verdict.reasons,
             says_otherwise=opposite,
             reason_details=verdict.details,
+            confidence=verdict.confidence,
         )
 
     def _opposite_quote(self, source: SourceReading, facts: SourceFacts) -> tuple[Evidence, ...]:

@@ -53,6 +53,7 @@ from difflib import SequenceMatcher
 from ..records import Words
 from ..text.analysis import content_terms
 from ..text.language import Lexicon, lexicon
+from ..text.values import another_value
 from .reading import SourceReading
 from .relation import RESTATED, Relation, Relator
 from .rulebook import Rule, RuleBook, reports_unsettled
@@ -441,44 +442,14 @@ def _restates_another_number(
 def swapped_number(
     relator: Relator, sentences: Sequence[Words], page_numbers: frozenset[str]
 ) -> tuple[str, str] | None:
-    """The statement's number and the one a sentence restates it with instead ("began in Egypt
-    more than 4,500 years ago" for "…about 2,000 years ago"), both as written; None where no
-    sentence does. The statement's number must be nowhere on the page (`page_numbers`, as the page
-    index keeps them): a page that also says the statement's number ("now 330 metres" beside "300
-    metres when it opened") is about another time or thing, not a refutation. Numbers within 10 %
-    of each other are one approximate figure."""
-    said = relator.claim.terms
-    if not any(_number(t) is not None for t in said):
-        return None
-    words_of = lexicon(relator.rules.language)
+    """The statement's quantity and the one a sentence gives it instead ("1901" / "1889",
+    "sechs Monate" / "sechs Wochen"), both as written; None where no sentence does
+    (text.values.another_value: in every language with a file in companion/languages/)."""
+    claim = relator.claim.text
     for sentence in sentences:
-        # The statement's number is the one word allowed to differ. Every term the alignment
-        # matches is on the sentence, so counting those first spares relating most sentences.
-        if sum(t in sentence.term_set for t in said) < RESTATED * (len(said) - 1):
-            continue
-        relation = relator.relate(sentence)
-        if relation.terms_matched < RESTATED * (len(said) - 1):
-            continue
-        words = relation.terms
-        # Each side of a replaced run holding exactly one number: "about 2,000" for "at least
-        # 4,500" replaces one term with two.
-        swaps = [
-            (mine[0], theirs[0])
-            for op, i1, i2, j1, j2 in relation.term_ops
-            if op == "replace"
-            and len(mine := [t for t in said[i1:i2] if _number(t) is not None]) == 1
-            and len(theirs := [t for t in words[j1:j2] if _number(t) is not None]) == 1
-        ]
-        if len(swaps) != 1 or swaps[0][0] in page_numbers:
-            continue
-        mine_value, theirs_value = (_number(n) for n in swaps[0])
-        assert mine_value is not None and theirs_value is not None
-        if abs(mine_value - theirs_value) <= 0.1 * max(abs(mine_value), abs(theirs_value)):
-            continue
-        claimed = _as_written(swaps[0][0], relator.claim.text, words_of)
-        if _within_bound(relator.claim.text, claimed, mine_value, theirs_value, relator.rules.language):
-            continue
-        return claimed, _as_written(swaps[0][1], relation.sentence, words_of)
+        found = another_value(claim, sentence.text, relator.rules.language, page_numbers)
+        if found is not None:
+            return found
     return None
 
 

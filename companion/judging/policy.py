@@ -6,27 +6,32 @@ combiner's features (coverage, missing numbers and names), and what the language
 and it is the same function at run time and in scripts/calibrate.py, so the calibrated thresholds
 describe the pipeline that runs.
 
-The rules of the decision (the verifiability study's labels, FActScore's atomic claims):
-- complete support needs the model's own reading of entailment: its most entailing reading at
-  the model's `entailment_floor`, with that reading's contradiction under the model's
-  `contradiction_ceiling` (fitted on NLI pairs that contradict), for the statement or for each
-  of its facts: coverage may say that a source
-  is on topic, never that it agrees. It also needs the combined score at `complete`, every fact
-  at `claim`, no rule that finds the source not asserting the statement, and no contradiction;
-- a contradiction is the model's, at `contradiction`, on an on-topic window that still reads so
-  with the page's other sentences about the claim's names; or a rule's (`contradict`), or a
-  rule's that needs the model's contradiction on the same window at `negated_contradiction`. A
-  claim with a negation in it is contradicted by the cascade's fast model only where its reader
-  reads the window so too (`WindowFacts.denied`): the fast model reads a "not" in the claim as the
-  opposite of nearly any text about it; its reading still vetoes complete support;
-- one reading of the opposite vetoes complete support (issue 36): an on-topic window of any cited
-  source read as contradiction at the model's `conflict` bar, under the contradiction bar
-  (`model.conflicting_reading`), or a sentence that restates the claim negated or with another
-  value (`wording.says_otherwise`), leaves the statement at most partial, whatever another
-  window says: the verifiability study records contradictions between and within sources, and a
-  reader who trusts green must never be sent past a sentence that says the opposite;
-- partial support is a combined score at `partial` with no contradiction, or some facts
-  supported and some not; a contradiction that leaves no fact unsupported is no support.
+The rules of the decision (the verifiability study's labels, FActScore's atomic claims; issue 58):
+- a label follows the model's reading of each fact, never word overlap alone. A fact (an atomic
+  claim; a statement of one fact is its own) is supported where the model reads it entailed:
+  its most entailing reading at the model's `entailment_floor`, with that reading's contradiction
+  under the model's `contradiction_ceiling` (the statement's own reading entailing counts for
+  every fact of it), and its combined score at `claim` (coverage may add to the model's reading,
+  never stand in for it); a statement of one fact needs the combined score at `complete`, and no
+  rule that finds the source not asserting it (`hedge`);
+- a fact is contradicted where a cited source says otherwise: the model's contradiction at
+  `contradiction` on an on-topic window that still reads so with the page's other sentences about
+  the claim's names; a rule's (`contradict`), or a rule's that needs the model's contradiction on
+  the same window at `negated_contradiction`; or a sentence that restates the claim negated or
+  with another value (`wording.says_otherwise`). A claim with a negation in it is contradicted by
+  the cascade's fast model only where its reader reads the window so too (`WindowFacts.denied`);
+- complete support: every fact supported, none contradicted. Partial support: at least one fact
+  supported and at least one not (contradicted or not read as entailed). No support: no fact
+  supported; flagged as contradicted where a source says otherwise. A statement of one fact is
+  therefore complete, not supported or contradicted, never partial. A contradiction of a
+  statement of several facts is laid on its facts the model does not read as supported, or, when
+  it reads them all, on the least supported one;
+- what green means (`confidence`, research/notes/green-rule.md): a complete reading is shown
+  green ("high") where its combined score reaches the model's `green` bar, fitted so that green is
+  right nine times in ten on held citation data, and no window of a cited source reads as its
+  opposite at the model's `conflict` bar (`model.conflicting_reading`): a reader who trusts green
+  must never be sent past a reading of the opposite. Every other complete reading is "low":
+  "likely supported, check the quote".
 
 Across languages (issue 39): a source in another language than its claim is scored on the
 model's crossed scale (model.folder.Crossed: a combiner over its entailment alone, and its own
@@ -40,18 +45,18 @@ those bars read the model's own probabilities, the same on every scale.
 Every verdict names what decided it, as reason ids (docs/api.md, "Reasons"):
 `model.entailment` (the model reads support), `model.no_entailment`, `model.contradiction`,
 `model.conflicting_reading`, `wording.says_otherwise`, `score.below_complete`,
-`score.below_partial`, `claims.unsupported`, and `rule:<id>` for a rule of
-companion/judging/rules/.
+`claims.unsupported`, and `rule:<id>` for a rule of companion/judging/rules/.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..model.folder import Thresholds
-from ..records import Entailment, Judgment
+from ..records import Confidence, Entailment, Judgment
 from .combiner import Combiner
 from .rulebook import Rule
 
@@ -68,6 +73,7 @@ __all__ = [
     "against",
     "atom_score",
     "banded",
+    "confidence",
     "conflict_bar",
     "conflicting",
     "contradiction_bar",
@@ -197,6 +203,8 @@ class Decision:
     # A reason's particulars: "rule:en.another_number" -> {"claim": "2,000", "source": "4,500"}.
     details: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     reported: float = 0.0  # the score as reported beside the label (banded)
+    # For complete support: "high" (green) or "low" ("likely supported: check the quote"); else None.
+    confidence: Confidence | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,6 +283,8 @@ def _side(facts: ClaimFacts, side: Side, urls: frozenset[str]) -> ClaimFacts:
 def against(source: SourceFacts, t: Thresholds) -> tuple[str, ...]:
     """The reasons this source contradicts the claim; empty where it does not."""
     found = [f"rule:{r}" for r in source.contradictions]
+    if source.worded_opposite:
+        found.append("wording.says_otherwise")
     for window in source.windows:
         if min(window.contradiction, window.confirmed) >= contradiction_bar(t, window.fast) and (
             window.denied is None or window.denied >= t.contradiction
@@ -291,14 +301,11 @@ def against(source: SourceFacts, t: Thresholds) -> tuple[str, ...]:
 def conflicting(source: SourceFacts, t: Thresholds) -> tuple[str, ...]:
     """Why this source also reads as the opposite of the claim, short of contradicting it: an
     on-topic window the model reads so at the conflict bar (with the page's other sentences about
-    the claim's names, as for a contradiction), or a sentence that restates the claim negated or
-    with another value; empty where neither."""
-    found = []
+    the claim's names, as for a contradiction); empty where none. It keeps a complete reading
+    from green (`confidence`)."""
     if any(min(w.contradiction, w.confirmed) >= conflict_bar(t, w.fast) for w in source.windows):
-        found.append("model.conflicting_reading")
-    if source.worded_opposite:
-        found.append("wording.says_otherwise")
-    return tuple(found)
+        return ("model.conflicting_reading",)
+    return ()
 
 
 def contradiction_bar(t: Thresholds, fast: bool = False) -> float:
@@ -331,42 +338,49 @@ def details(sources: Sequence[SourceFacts]) -> dict[str, dict[str, str]]:
 
 def decide(
     score: float,
-    atoms: Sequence[float],
+    facts: Sequence[tuple[float, bool]],
     contradicted: Sequence[str],
     hedged: Sequence[str],
     t: Thresholds,
 ) -> tuple[Judgment, tuple[int, ...], tuple[str, ...]]:
-    """The label, the unsupported facts and the reasons, from the combined score, the facts'
-    scores, the contradiction reasons and the reasons complete support is ruled out (`hedged`:
-    rules, or the model not reading entailment).
+    """The label, the unsupported facts and the reasons, from the combined score, each fact's
+    (score, whether the model reads it entailed), the contradiction reasons and the reasons the
+    source does not assert the statement (`hedged`: rules, or the model not reading entailment).
 
-    One fact (or none): complete at `complete`, partial at `partial`. Several facts: each is
-    supported at `claim`; complete needs every fact and the statement's own score at
-    `complete`; when every fact passes but the statement does not reach complete, its least
-    supported fact is named."""
-    contra = tuple(contradicted)
-    hedges = tuple(hedged)
-    if len(atoms) <= 1:
-        if not contra and not hedges and score >= t.complete:
+    One fact (or none): complete at `complete` with the model reading it and nothing hedged or
+    contradicting, else no support. Several: each fact is supported where the model reads it and
+    its score reaches `claim`; a contradiction is laid on the facts not supported, or on the
+    least supported one (module docstring)."""
+    contra, hedges = tuple(contradicted), tuple(hedged)
+    if len(facts) <= 1:
+        entailed = all(read for _, read in facts)
+        if not contra and not hedges and entailed and score >= t.complete:
             return "complete_support", (), ("model.entailment",)
         short = () if score >= t.complete else ("score.below_complete",)
-        if not contra and score >= t.partial:
-            return "partial_support", (0,), hedges + short
-        low = () if score >= t.partial else ("score.below_partial",)
-        return "no_support", (0,), contra + hedges + short + low
-    every = tuple(range(len(atoms)))
-    unsupported = tuple(i for i, a in enumerate(atoms) if a < t.claim)
+        return "no_support", (0,), contra + hedges + short
+    every = tuple(range(len(facts)))
+    unsupported = [i for i, (s, read) in enumerate(facts) if not read or s < t.claim]
+    least = min(every, key=lambda i: (facts[i][0], i))
+    if not unsupported and (contra or hedges or score < t.complete):
+        # Every fact reads supported alone, yet the statement is not: name its weakest fact.
+        unsupported = [least]
+        short = () if score >= t.complete or contra else ("score.below_complete",)
+        return "partial_support", (least,), contra + hedges + short
     if not unsupported:
-        if contra:
-            return "no_support", every, contra
-        if hedges or score < t.complete:
-            least = min(every, key=lambda i: (atoms[i], i))
-            short = () if score >= t.complete else ("score.below_complete",)
-            return "partial_support", (least,), hedges + short
         return "complete_support", (), ("model.entailment",)
-    if len(unsupported) < len(atoms):
-        return "partial_support", unsupported, ("claims.unsupported",) + contra + hedges
+    if len(unsupported) < len(facts):
+        return "partial_support", tuple(unsupported), ("claims.unsupported",) + contra + hedges
     return "no_support", every, ("claims.unsupported",) + contra + hedges
+
+
+def confidence(
+    decision: Judgment, score: float, conflicts: Sequence[str], t: Thresholds
+) -> Confidence | None:
+    """How far a complete reading may be trusted (research/notes/green-rule.md): "high" at the
+    model's `green` bar with no reading of the opposite, else "low"; None for other labels."""
+    if decision != "complete_support":
+        return None
+    return "high" if t.green is not None and score >= t.green and not conflicts else "low"
 
 
 def decide_statement(
@@ -378,66 +392,82 @@ def decide_statement(
     whose contradictions and readings of the opposite count here too, not their scores or hedges."""
     every = [*facts.sources.values(), *beside]
     score = combiner.score(facts.features)
-    atoms = [atom_score(a, combiner) for a in facts.atoms]
+    whole = reads(facts.reading, t)
+    several = len(facts.atoms) > 1
+    scored = [
+        (atom_score(a, combiner) if several else score, whole or (several and reads(a.reading, t)))
+        for a in facts.atoms
+    ]
     contra = tuple(dict.fromkeys(r for s in every for r in against(s, t)))
     hedges: tuple[str, ...] = ()
     if not any(not s.hedges and not s.contradictions for s in facts.sources.values()):
         # A source that says the opposite is among `contra` already.
         hedges = tuple(dict.fromkeys(f"rule:{r}" for s in facts.sources.values() for r in s.hedges))
-    if not _model_reads(facts, t):
+    if not whole and not (several and all(read for _, read in scored)):
         hedges += ("model.no_entailment",)
-    if not contra:
-        hedges = tuple(dict.fromkeys(r for s in every for r in conflicting(s, t))) + hedges
-    judgment, unsupported, reasons = decide(score, atoms, contra, hedges, t)
+    conflicts = tuple(dict.fromkeys(r for s in every for r in conflicting(s, t)))
+    judgment, unsupported, reasons = decide(score, scored, contra, hedges, t)
     return Decision(
         judgment,
         unsupported,
         score,
-        reasons,
+        reasons + tuple(r for r in conflicts if r not in reasons and judgment == "complete_support"),
         bool(contra),
         details(every),
         banded(score, judgment, t),
+        confidence(judgment, score, conflicts, t),
     )
 
 
 def decide_citation(facts: ClaimFacts, url: str, combiner: Combiner, t: Thresholds) -> Decision:
-    """One citation's verdict: the statement against this source alone, fact by fact."""
+    """One citation's verdict: the statement against this source alone, fact by fact. A fact's
+    reading in this source is its features' first, the model's best entailment there (FEATURES)."""
     source = facts.sources[url]
-    several = len(facts.atoms) > 1
-    atoms = [combiner.score(a.per_source[url]) for a in facts.atoms if url in a.per_source]
-    return _decide_one(source, atoms, combiner, t, model_unread=not several and not reads(source.reading, t))
+    whole = reads(source.reading, t)
+    scored = [
+        (combiner.score(a.per_source[url]), whole or _sigmoid(a.per_source[url][0]) >= t.entailment_floor)
+        for a in facts.atoms
+        if url in a.per_source
+    ]
+    if len(scored) <= 1:
+        scored = [(combiner.score(source.features), whole)]
+    return _decide_one(source, scored, combiner, t)
 
 
 def decide_source(source: SourceFacts, combiner: Combiner, t: Thresholds) -> Decision:
     """A source's verdict for the statement as a whole (found elsewhere reads no atoms)."""
-    return _decide_one(source, [], combiner, t, model_unread=not reads(source.reading, t))
+    return _decide_one(source, [(combiner.score(source.features), reads(source.reading, t))], combiner, t)
 
 
 def _decide_one(
-    source: SourceFacts, atoms: Sequence[float], combiner: Combiner, t: Thresholds, *, model_unread: bool
+    source: SourceFacts, facts: Sequence[tuple[float, bool]], combiner: Combiner, t: Thresholds
 ) -> Decision:
     score = combiner.score(source.features)
-    hedges = tuple(f"rule:{r}" for r in source.hedges) + (("model.no_entailment",) if model_unread else ())
+    hedges = tuple(f"rule:{r}" for r in source.hedges)
+    if not any(read for _, read in facts):
+        hedges += ("model.no_entailment",)
     contra = against(source, t)
-    if not contra:
-        hedges = conflicting(source, t) + hedges
-    judgment, unsupported, reasons = decide(score, atoms, contra, hedges, t)
+    conflicts = conflicting(source, t)
+    judgment, unsupported, reasons = decide(score, facts, contra, hedges, t)
     return Decision(
-        judgment, unsupported, score, reasons, bool(contra), details([source]), banded(score, judgment, t)
+        judgment,
+        unsupported,
+        score,
+        reasons + tuple(r for r in conflicts if r not in reasons and judgment == "complete_support"),
+        bool(contra),
+        details([source]),
+        banded(score, judgment, t),
+        confidence(judgment, score, conflicts, t),
     )
+
+
+def _sigmoid(logit: float) -> float:
+    return 1 / (1 + math.exp(-logit))
 
 
 def atom_score(atom: AtomFacts, combiner: Combiner) -> float:
     """An atom's score: its best against any one source (the atoms are judged source by source)."""
     return max((combiner.score(f) for f in atom.per_source.values()), default=0.0)
-
-
-def _model_reads(facts: ClaimFacts, t: Thresholds) -> bool:
-    """Whether the model itself reads support: its best entailment for the statement, or for
-    each of its several facts, reaches the floor."""
-    if reads(facts.reading, t):
-        return True
-    return len(facts.atoms) > 1 and all(reads(a.reading, t) for a in facts.atoms)
 
 
 def reads(reading: Entailment, t: Thresholds) -> bool:

@@ -61,6 +61,10 @@ class Thresholds:
     # reader's reads 0.67; judging.policy.contradiction_bar). None: one model reads every window.
     fast_contradiction: float | None = None
     fast_conflict: float | None = None
+    # A complete reading whose combined score reaches this is shown green ("confidence": "high");
+    # fitted so that green is right nine times in ten on citation data (research/notes/green-rule.md).
+    # None: no bar was fitted, and every complete reading is "likely supported: check the quote".
+    green: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,7 +258,7 @@ def _measured(raw: object, path: Path) -> dict[str, LanguageFigure]:
 
 
 # Only the bars on the combined score move per language; the contradiction bars stay the model's.
-_PER_LANGUAGE = ("complete", "partial", "claim")
+_PER_LANGUAGE = ("complete", "partial", "claim", "green")
 
 
 def _by_language(raw: object, base: Thresholds, path: Path) -> tuple[tuple[str, Thresholds], ...]:
@@ -284,7 +288,8 @@ def _crossed(raw: object, base: Thresholds, path: Path) -> Crossed | None:
         return Crossed(
             float(combiner["weights"][0]),
             float(combiner["bias"]),
-            dataclasses.replace(base, **bars),
+            # The crossed combiner is another scale: the model's green bar does not carry over.
+            dataclasses.replace(base, **{"green": None, **bars}),
             str(raw.get("data", "")),  # type: ignore[attr-defined]
         )
     except (KeyError, TypeError, ValueError, AttributeError):

@@ -78,10 +78,28 @@ def hypothesis(statement: str, previous: str = "", question: str = "", language:
     text = statement.strip()
     if language == "en":
         text = _resolve(text, _subject(previous) if previous else "")
-    if question and len(content_terms(text, language)) < 4:
+    if question and _bare(text, language):
         # A bare answer says nothing without its question (e.g. "The Proclaimers").
         text = f"{question.strip().rstrip('?')}? {text}"
     return text
+
+
+# At most this many content words and no verb: a bare answer ("The Proclaimers", "In 1889.").
+# A sentence with a verb says what it says whatever was asked: with "Can you visit the Eiffel
+# Tower?" before it, "The tower is not open to the public." (three content words, under the
+# four this once was) read otherwise than alone, and its verdict changed with its neighbours
+# (issue 58 item 5).
+_BARE_TERMS = 3
+
+
+def _bare(text: str, language: str) -> bool:
+    terms = content_terms(text, language)
+    if len(terms) < 2 or len(terms) > _BARE_TERMS:
+        return len(terms) < 2
+    if language != "en":
+        return False
+    words = text.split()
+    return not any(_verb_like(w, words[i - 1]) for i, w in enumerate(words) if i > 0)
 
 
 def _resolve(text: str, subject: str, *, possessive: bool = True) -> str:

@@ -79,6 +79,7 @@ def _per_citation(cj: CitationJudgment) -> Json:
         "marker": cj.citation.marker,
         "url": cj.citation.url,
         "judgment": cj.judgment,
+        "confidence": cj.confidence,
         "score": cj.score,
         "probability": cj.probability,
         "contradiction": cj.contradiction,
@@ -120,6 +121,7 @@ def _statement_line(result: StatementJudgment, units: Utf16Offsets) -> Json:
         # How it is cited: by a marker of its own, or by the link closing its paragraph (api.md).
         "cited_by": ("block" if s.block_cited else "marker") if s.citations else None,
         "judgment": result.judgment,
+        "confidence": result.confidence,
         "contradicted": result.contradicted,
         "score": result.score,
         "probability": result.probability,

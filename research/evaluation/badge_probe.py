@@ -15,10 +15,11 @@ import json
 from pathlib import Path
 
 from companion.config import Settings
-from companion.wire.export import collect
 from companion.service.runtime import Runtime
 from companion.wire.capture import parse_request
+from companion.wire.export import collect
 
+ENGINE_PAGE = "https://www.perplexity.ai/search/x"
 HERE = Path(__file__).resolve().parents[2]
 FIXTURES = HERE / "tests" / "fixtures"
 EXPECTED = {
@@ -38,7 +39,7 @@ def request(answer: dict, sentences: list[str]) -> dict:
         citations.append({"id": f"c{len(citations) + 1}", "marker": "1", "url": url, "offset": len(text)})
         text += " "
     return {
-        "page": {"url": "https://www.perplexity.ai/search/x", "engine": "perplexity", "query": answer["query"]},
+        "page": {"url": ENGINE_PAGE, "engine": "perplexity", "query": answer["query"]},
         "answer": {"text": text.strip()},
         "citations": citations,
         "sources": {url: {"html": html}},
@@ -92,7 +93,8 @@ def main(argv: list[str] | None = None) -> None:
         quotes = [e["text"][:50] for c in s.get("per_citation", []) for e in c.get("evidence", [])]
         print(
             f"{'ok ' if r['right'] else 'BAD'} {'   ' if r['same_alone'] else 'NBR'} {r['language']} "
-            f"{r['kind']:9} {s['judgment']:16} {s.get('confidence') or '':4} contra={bool(s.get('contradicted'))!s:5} "
+            f"{r['kind']:9} {s['judgment']:16} {s.get('confidence') or '':4} "
+            f"contra={bool(s.get('contradicted'))!s:5} "
             f"{s.get('score', 0):.2f} {r['sentence'][:60]!r} reasons={s.get('reasons')} quotes={quotes}"
         )
     print(f"right {sum(r['right'] for r in rows)} of {len(rows)}; "

@@ -206,7 +206,8 @@ def train(args: argparse.Namespace, run: Run, log: Log) -> None:
         step = state["step"]
         log(f"[resume] step {step}/{total} from {run.checkpoint}")
     else:
-        log(f"[start] {total} steps ({settings['epochs']} epochs of {per_epoch}), batch {settings['batch_size']}")
+        epochs, size = settings["epochs"], settings["batch_size"]
+        log(f"[start] {total} steps ({epochs} epochs of {per_epoch}), batch {size}")
 
     def save() -> None:
         state = {
@@ -245,7 +246,7 @@ def train(args: argparse.Namespace, run: Run, log: Log) -> None:
             loss_sum, seen = 0.0, 0
         if step % args.eval_every == 0 or step % per_epoch == 0:
             held_loss, accuracy = held_figures(model, tokenizer, held, device, dtype)
-            log(f"[held] step {step}/{total} loss {held_loss:.4f} 3-way accuracy {accuracy:.4f} ({len(held)} pairs)")
+            log(f"[held] step {step}/{total} loss {held_loss:.4f} 3-way {accuracy:.4f} ({len(held)} pairs)")
         if step % per_epoch == 0:
             model.save_pretrained(run.folder / f"epoch-{step // per_epoch}")
             tokenizer.save_pretrained(run.folder / f"epoch-{step // per_epoch}")
@@ -289,7 +290,8 @@ def prepare(args: argparse.Namespace, run: Run, log: Log) -> None:
     write_pairs(run.held_file, held)
     (run.folder / "settings.json").write_text(json.dumps(settings, indent=1) + "\n")
     counts = [sum(1 for b in plan for p in b if p[2] == i) for i in (*range(len(LABELS)), NOT_ENTAILED)]
-    log(f"[plan] {len(plan)} batches, {sum(map(len, plan))} pairs; labels e/n/c/not-e {counts}; settings {settings}")
+    pairs = sum(map(len, plan))
+    log(f"[plan] {len(plan)} batches, {pairs} pairs; labels e/n/c/not-e {counts}; settings {settings}")
 
 
 def pack(run: Run, out: Path) -> None:

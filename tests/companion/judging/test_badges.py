@@ -26,6 +26,7 @@ from companion.wire.export import collect
 
 pytestmark = pytest.mark.slow
 
+ENGINE_PAGE = "https://www.perplexity.ai/search/x"
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 ANSWERS = json.loads((FIXTURES / "badges" / "answers.json").read_text(encoding="utf-8"))["answers"]
 EXPECTED = {
@@ -46,7 +47,7 @@ def _request(answer: dict, sentences: list[str]) -> dict:
         citations.append({"id": f"c{len(citations) + 1}", "marker": "1", "url": url, "offset": len(text)})
         text += " "
     return {
-        "page": {"url": "https://www.perplexity.ai/search/x", "engine": "perplexity", "query": answer["query"]},
+        "page": {"url": ENGINE_PAGE, "engine": "perplexity", "query": answer["query"]},
         "answer": {"text": text.strip()},
         "citations": citations,
         "sources": {url: {"html": html}},
@@ -91,7 +92,7 @@ def test_the_badge_says_what_the_page_says(judged, page, kind, sentence):
         assert statement["confidence"] in ("high", "low")
     else:
         # Nothing is shown as supporting a sentence its page does not say.
-        assert statement["evidence"] == [], [e["text"] for e in statement["evidence"]]
+        assert statement["evidence_sentences"] == []
 
 
 @pytest.mark.parametrize(("page", "kind", "sentence"), CASES, ids=[f"{p}-{k}" for p, k, _ in CASES])
@@ -125,11 +126,16 @@ def test_every_quote_shown_as_support_says_it(judged, page, sentence, quote):
     """The sentence that says it, and no sentence beside it that merely shares its words
     ("It was designed by the company of the engineer Gustave Eiffel…" for the opening days)."""
     statement, _ = judged[page, sentence]
-    shown = [e["text"] for e in statement["evidence"]]
+    shown = statement["evidence_sentences"]
     assert len(shown) == 1 and shown[0].startswith(quote), shown
 
 
 def test_a_contradicted_sentence_shows_what_says_otherwise(judged):
+    """A contradicted citation's quote is the sentence that says otherwise."""
     statement, _ = judged["visit-eiffel", "The tower is not open to the public."]
-    opposite = [e["text"] for e in statement["says_otherwise"]]
-    assert opposite == ["The tower is open to the public every day of the year."], opposite
+    [citation] = statement["per_citation"]
+    opposite = [e["text"] for e in citation["evidence"]]
+    assert (citation["judgment"], opposite) == (
+        "no_support",
+        ["The tower is open to the public every day of the year."],
+    )
