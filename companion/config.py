@@ -116,6 +116,10 @@ class Judging:
     # Most sentences quoted for one statement and source: a long claim is rarely backed by more,
     # and a quote longer than that stops being a quote.
     evidence_sentences: int = 5
+    # The model's entailment at which a window's sentences may be quoted as support (evidence.py):
+    # a quote is what the model reads as saying the claim, not what shares its words. Where no
+    # window reaches it, the most entailing one at the model's floor is quoted.
+    quote_entailment: float = 0.5
     # Characters of prefix / suffix around a quote, as W3C TextQuoteSelectors usually keep.
     quote_context: int = 32
     # Share of a claim's content words that another source's best window must hold before the

@@ -8,6 +8,8 @@ a text fragment that opens the source at it. Pure: no I/O, no model call.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..config import Judging
 from ..records import Document, Evidence, Words
 from ..text.urls import pdf_page_fragment, text_fragment
@@ -18,37 +20,58 @@ __all__ = ["contradicting_quote", "covering_quote", "quote"]
 
 
 def covering_quote(
-    claim: Words, source: SourceReading, judging: Judging, says_otherwise: frozenset[int] = frozenset()
+    claim: Words,
+    readings: Sequence[SourceReading],
+    judging: Judging,
+    floor: float,
+    says_otherwise: frozenset[int] = frozenset(),
 ) -> tuple[Evidence, ...]:
-    """The fewest candidate sentences that together hold every word of the claim the source holds,
-    none of them one that says the opposite (`says_otherwise`, policy.SourceFacts): "It is not: the
-    Eiffel Tower is not made of steel" holds every word of "The tower is made of steel".
+    """The fewest sentences of one source, among those the model reads as saying the claim or one
+    of its facts, that together hold the claim's words the source holds; none of them one that
+    says the opposite (`says_otherwise`, policy.SourceFacts). `readings`: the source read for the
+    statement, then for each of its atomic claims.
 
-    Greedy set cover over the sentences the model read, the model's entailment breaking ties, so
-    a claim of several facts gets a sentence for each fact. Chosen over the smallest set the model
-    alone calls entailing: on WiCE calib, evidence recall / precision 0.60 / 0.62 against
-    0.45 / 0.64, and no model call.
+    A sentence is a candidate only inside a window the model reads as entailing at
+    `judging.quote_entailment` (the shortest such windows), or, where none does, inside the most
+    entailing window if that reaches the model's `floor` (issue 58 item 3: a quote is what the
+    model reads as support, never a sentence that merely shares the claim's words: "It was
+    designed by the company of Gustave Eiffel" for "The tower is open every day"). Among them,
+    greedy set cover of the claim's words, the model's entailment breaking ties, so a claim of
+    several facts gets a sentence for each.
+    No candidate: no quote, and the card says that no sentence of the source says it.
     """
-    reading: dict[int, float] = {}
-    for window, score in zip(source.windows, source.window_scores, strict=True):
-        for i in range(window.first, window.last + 1):
-            if i not in says_otherwise:
-                reading[i] = max(reading.get(i, 0.0), score.entailment)
+    source = readings[0]
+    entailment: dict[int, float] = {}
+    for reading in readings:
+        scored = [
+            (w, sc)
+            for w, sc in zip(reading.windows, reading.window_scores, strict=True)
+            if sc.entailment >= floor
+        ]
+        chosen = [(w, sc) for w, sc in scored if sc.entailment >= judging.quote_entailment]
+        if not chosen and scored:
+            chosen = [max(scored, key=lambda ws: ws[1].entailment)]
+        # The shortest windows read so: a sentence the model reads as support alone is the quote,
+        # not its neighbours that only share the claim's words ("Der Rhein ist die verkehrsreichste
+        # Binnenwasserstraße" beside "Er ist etwa 1.230 Kilometer lang").
+        shortest = min((w.last - w.first for w, _ in chosen), default=0)
+        chosen = [(w, sc) for w, sc in chosen if w.last - w.first == shortest]
+        for window, score in chosen:
+            for i in range(window.first, window.last + 1):
+                if i not in says_otherwise:
+                    entailment[i] = max(entailment.get(i, 0.0), score.entailment)
     wanted = claim.term_set
-    held = {i: wanted & source.sentences[i].term_set for i in reading}
-    chosen: list[int] = []
+    held = {i: wanted & source.sentences[i].term_set for i in entailment}
+    picked: list[int] = []
     covered: set[str] = set()
-    while len(chosen) < judging.evidence_sentences:
-        rest = [i for i in held if i not in chosen]
-        best = max(rest, key=lambda i: (len(held[i] - covered), reading[i], -i), default=None)
-        if best is None or not held[best] - covered:
+    while len(picked) < judging.evidence_sentences:
+        rest = [i for i in held if i not in picked]
+        best = max(rest, key=lambda i: (len(held[i] - covered), entailment[i], -i), default=None)
+        if best is None or (picked and not held[best] - covered):
             break
-        chosen.append(best)
+        picked.append(best)
         covered |= held[best]
-    best_window = source.best_window
-    if not chosen and best_window is not None:  # nothing shares a word: the model's best reading
-        chosen = [i for i in range(best_window.first, best_window.last + 1) if i not in says_otherwise]
-    return tuple(quote(source.document, i, source.url, judging) for i in sorted(chosen))
+    return tuple(quote(source.document, i, source.url, judging) for i in sorted(picked))
 
 
 def contradicting_quote(source: SourceReading, judging: Judging) -> tuple[Evidence, ...]:

@@ -95,6 +95,8 @@ class StatementReading:
     claims: StatementClaims  # the statement's claim and atomic claims, analysed once
     readings: Mapping[str, SourceReading]
     facts: ClaimFacts
+    # Per atomic claim, its sources as read for it (none for a statement of one fact): its quotes.
+    atom_readings: tuple[Mapping[str, SourceReading], ...] = ()
 
 
 class Judge:
@@ -193,7 +195,7 @@ class Judge:
         atoms = self._atoms(claims, read, features, best, per_source)
         sides = self._sides(claims.claim, read.sources, across)
         facts = ClaimFacts(tuple(features), best, per_source, atoms, across, sides)
-        return StatementReading(claims, read.sources, facts)
+        return StatementReading(claims, read.sources, facts, read.atoms)
 
     def conclude(
         self, statement: Statement, read: StatementReading, sources: Mapping[str, SourceResult]
@@ -298,7 +300,13 @@ class Judge:
             scale = self.across if crossed and self.across else self._own(claims.language)
             verdict = decide_source(facts, scale.combiner, scale.thresholds)
             if verdict.judgment in ("complete_support", "partial_support"):
-                evidence = covering_quote(claims.claim.read, reading, self.judging, facts.unquotable)
+                evidence = covering_quote(
+                    claims.claim.read,
+                    [reading],
+                    self.judging,
+                    scale.thresholds.entailment_floor,
+                    facts.unquotable,
+                )
                 score = round(verdict.reported, 4)
                 found.append(FoundElsewhere(url, cited_by.get(url), verdict.judgment, score, evidence))
         found.sort(key=lambda f: (f.judgment != "complete_support", -f.score, f.url))
@@ -510,14 +518,22 @@ class Judge:
         contradicted = verdict.judgment == "no_support" and verdict.contradicted
         if decided.conflicting[citation.url] or (contradicted and not facts.worded_opposite):
             facts = self._confirmed_otherwise(read.claims.claim.read, source, facts)
+        evidence: tuple[Evidence, ...] = ()
         if contradicted:
-            evidence = self._opposite_quote(source, facts)
-        else:
-            evidence = covering_quote(read.claims.claim.read, source, self.judging, facts.unquotable)
-            if decided.conflicting[citation.url]:
+            evidence = self._opposite_quote(read.claims.claim.read, source, facts)
+        elif verdict.judgment != "no_support":
+            # Only what the model reads as saying the statement or one of its facts (evidence.py).
+            for_facts = [a[citation.url] for a in read.atom_readings if citation.url in a]
+            floor = decided.scale.thresholds.entailment_floor
+            evidence = covering_quote(
+                read.claims.claim.read, [source, *for_facts], self.judging, floor, facts.unquotable
+            )
+            if decided.conflicting[citation.url] or verdict.contradicted:
                 shown = {e.sentence_index for e in evidence}
                 opposite = tuple(
-                    e for e in self._opposite_quote(source, facts) if e.sentence_index not in shown
+                    e
+                    for e in self._opposite_quote(read.claims.claim.read, source, facts)
+                    if e.sentence_index not in shown
                 )
         return CitationJudgment(
             citation=citation,
@@ -536,16 +552,34 @@ class Judge:
             confidence=verdict.confidence,
         )
 
-    def _opposite_quote(self, source: SourceReading, facts: SourceFacts) -> tuple[Evidence, ...]:
+    def _opposite_quote(
+        self, claim: Words, source: SourceReading, facts: SourceFacts
+    ) -> tuple[Evidence, ...]:
         """What says the opposite: the sentences that restate the claim negated or with another
-        value, in its own words, where there are any; else those the model reads so, each in its
-        shortest window; else the window the model reads so."""
-        for chosen in (facts.worded_opposite, facts.says_otherwise):
-            if chosen:
-                return tuple(
-                    quote(source.document, i, source.url, self.judging)
-                    for i in sorted(chosen)[: self.judging.evidence_sentences]
-                )
+        value, in its own words, where there are any; else the one or two the deciding model reads
+        most as the opposite, each alone (at the contradiction bar, or the most contradicting one):
+        a card names the sentence that says otherwise, not every sentence of a page the fast model
+        flagged ("Opening hours" for "The tower is not open to the public"); else the window the
+        model reads so."""
+        document = source.document
+        if facts.worded_opposite:
+            chosen = sorted(facts.worded_opposite)[: self.judging.evidence_sentences]
+            return tuple(quote(document, i, source.url, self.judging) for i in chosen)
+        if facts.says_otherwise:
+            flagged = sorted(facts.says_otherwise)
+            scores = self._deciding.score([(document.sentences[i].text, claim.text) for i in flagged])
+            # A heading ("Opening hours") is no sentence to show as saying otherwise.
+            ranked = sorted(
+                zip(flagged, scores, strict=True),
+                key=lambda fs: (len(source.sentences[fs[0]].terms) < 3, -fs[1].contradiction),
+            )
+            kept = [
+                i
+                for i, score in ranked
+                if score.contradiction >= self.thresholds.contradiction
+                and len(source.sentences[i].terms) >= 3
+            ][:2]
+            return tuple(quote(document, i, source.url, self.judging) for i in sorted(kept or [ranked[0][0]]))
         return contradicting_quote(source, self.judging)
 
 

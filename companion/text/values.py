@@ -153,6 +153,8 @@ def another_value(
     others = [t for t in words.terms(claim) if not _is_number_term(t, mine, words)]
     held = set(words.terms(sentence))
     shared = sum(t in held for t in others)
+    named = {t for name in words.names(claim) for t in words.terms(name)}
+    plain = sum(t in held and t not in named for t in others)
     about = shared * 2 >= len(others)
     # Short of half, two fifths and two words, for a year alone ("La première ascension du mont
     # Blanc … en 1865" / "Sa première ascension … en 1786"); less is another topic that shares a
@@ -163,7 +165,7 @@ def another_value(
     for q in mine:
         if words.to_number(q.written) in page_numbers or _bounded(claim, q, spelled):
             continue
-        found = _refuting(q, mine, theirs, spelled, about)
+        found = _refuting(q, mine, theirs, spelled, about, plain >= 2)
         if found is not None:
             # "sechs Monate" / "sechs Wochen": where the unit is what differs, say it.
             units = found.unit and found.unit != q.unit
@@ -174,17 +176,24 @@ def another_value(
 
 
 def _refuting(
-    q: Quantity, mine: Sequence[Quantity], theirs: Sequence[Quantity], spelled: Language | None, about: bool
+    q: Quantity,
+    mine: Sequence[Quantity],
+    theirs: Sequence[Quantity],
+    spelled: Language | None,
+    about: bool,
+    two: bool,
 ) -> Quantity | None:
     """The sentence's quantity that gives `q` another value. `about`: the sentence holds half of
-    the claim's other words; else it holds two of them, which is enough only for a claim's one
-    year against the sentence's one year."""
+    the claim's other words; `two`: two of them at least, names aside, which a claim's one year
+    against the sentence's one year needs when the words next to them differ ("Le tunnel du
+    Mont-Blanc, ouvert en 1965" shares only the name of "La première ascension du mont Blanc …
+    en 1865")."""
     if q.year:
         years = [p for p in theirs if p.year]
         slot = [p for p in years if (q.before and p.before == q.before) or (q.after and p.after == q.after)]
         if not about:
             slot = []
-        if not slot and len(years) == 1 and sum(m.year for m in mine) == 1:
+        if not slot and two and len(years) == 1 and sum(m.year for m in mine) == 1:
             slot = years
         if slot and all(p.value != q.value for p in slot):
             return slot[0]
