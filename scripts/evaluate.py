@@ -7,7 +7,8 @@ Each example goes through companion.judging.judge.Judge with its evidence given 
 segmentation, retrieval, context reading, atomic claims and combiner; no copy of them here).
 Writes one JSON line per input line, in order:
     {"line": i, "score": p, "judgment": "complete_support|partial_support|no_support", "evidence": [k, …],
-     "entailment": e, "contradicted": true|false}
+     "confidence": "high|low|null", "probability": q, "entailment": e, "contradicted": true|false,
+     "reasons": [...]}
 where p is the probability that the cited text fully supports the claim and `evidence` holds the
 indices of the chosen evidence sentences in the example's own evidence list. SNLI lines also carry
 "label"; meaning lines carry "id" and "family". Metrics: accuracy (SNLI); balanced
@@ -48,7 +49,11 @@ def prediction(line: int, fmt: str, row: dict, ex: Example, result: StatementJud
     judgment = result.judgment if result.judgment in JUDGED else "no_support"
     chosen = sorted({ex.owner[e.sentence_index] for cj in result.per_citation for e in cj.evidence})
     out: dict = {"line": line, "score": result.score, "judgment": judgment, "evidence": chosen}
+    # Green is complete support with "high" confidence (judging.policy.confidence).
+    out["confidence"] = result.confidence
+    out["probability"] = result.probability
     out["contradicted"] = result.contradicted
+    out["reasons"] = list(result.reasons)
     # The model's own best reading, apart from the combiner: what a gate on it would see.
     out["entailment"] = max((cj.entailment for cj in result.per_citation), default=0.0)
     if fmt == "snli":  # the model's own 3-way reading of the premise
@@ -149,6 +154,10 @@ def metrics(fmt: str, rows: list[dict], preds: list[dict]) -> dict:
         out["contradicted_judged_complete"] = (
             f"{sum(p['judgment'] == 'complete_support' for p in contradicted)}/{len(contradicted)}"
         )
+        out["contradicted_judged_green"] = (
+            f"{sum(p['judgment'] == 'complete_support' and p['confidence'] == 'high' for p in contradicted)}"
+            f"/{len(contradicted)}"
+        )
         # The red badge: how many of the pairs whose premise contradicts are flagged so, and how
         # many of the others are flagged wrongly.
         out["contradiction_flagged"] = f"{sum(p['contradicted'] for p in contradicted)}/{len(contradicted)}"
@@ -163,6 +172,16 @@ def metrics(fmt: str, rows: list[dict], preds: list[dict]) -> dict:
     )
     out["auc"] = round(
         auc([s for s, g in zip(scores, gold) if g], [s for s, g in zip(scores, gold) if not g]), 4
+    )
+    # Green: complete support shown with "high" confidence. Its precision is what a reader who
+    # trusts green gets (issue 58: at least 0.90 on held citation data); its recall, what it keeps.
+    green = [p["judgment"] == "complete_support" and p.get("confidence") == "high" for p in preds]
+    out["green"] = f"{sum(green)}/{len(preds)}"
+    out["green_precision"] = (
+        round(sum(g for g, c in zip(gold, green) if c) / sum(green), 4) if any(green) else None
+    )
+    out["green_recall"] = (
+        round(sum(c for g, c in zip(gold, green) if g) / sum(gold), 4) if any(gold) else None
     )
     if fmt == "meaning":
         out.update(meaning_counts(rows, preds))
