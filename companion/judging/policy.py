@@ -26,12 +26,12 @@ The rules of the decision (the verifiability study's labels, FActScore's atomic 
   therefore complete, not supported or contradicted, never partial. A contradiction of a
   statement of several facts is laid on its facts the model does not read as supported, or, when
   it reads them all, on the least supported one;
-- what green means (`confidence`, research/notes/green-rule.md): a complete reading is shown
-  green ("high") where its combined score reaches the model's `green` bar, fitted so that green is
-  right nine times in ten on held citation data, and no window of a cited source reads as its
-  opposite at the model's `conflict` bar (`model.conflicting_reading`): a reader who trusts green
-  must never be sent past a reading of the opposite. Every other complete reading is "low":
-  "likely supported, check the quote".
+- what green means (`confidence`, research/notes/green-rule.md): a complete reading is shown green
+  ("high") where the model's most entailing reading of it reaches the model's `green` bar,
+  fitted on calib citation data so that green is right nine times in ten, and no window of a
+  cited source reads as its opposite at the model's `conflict` bar
+  (`model.conflicting_reading`): a reader who trusts green must never be sent past a reading of
+  the opposite. Every other complete reading is "low": "likely supported, check the quote".
 
 Across languages (issue 39): a source in another language than its claim is scored on the
 model's crossed scale (model.folder.Crossed: a combiner over its entailment alone, and its own
@@ -352,6 +352,8 @@ def decide(
     its score reaches `claim`; a contradiction is laid on the facts not supported, or on the
     least supported one (module docstring)."""
     contra, hedges = tuple(contradicted), tuple(hedged)
+    if facts and not any(read for _, read in facts) and "model.no_entailment" not in hedges:
+        hedges += ("model.no_entailment",)
     if len(facts) <= 1:
         entailed = all(read for _, read in facts)
         if not contra and not hedges and entailed and score >= t.complete:
@@ -374,13 +376,15 @@ def decide(
 
 
 def confidence(
-    decision: Judgment, score: float, conflicts: Sequence[str], t: Thresholds
+    decision: Judgment, reading: Entailment, conflicts: Sequence[str], t: Thresholds
 ) -> Confidence | None:
-    """How far a complete reading may be trusted (research/notes/green-rule.md): "high" at the
-    model's `green` bar with no reading of the opposite, else "low"; None for other labels."""
+    """How far a complete reading may be trusted (research/notes/green-rule.md): "high" where the
+    model's most entailing reading reaches its `green` bar, with no reading of the opposite, else
+    "low"; None for other labels. On the model's entailment, not the combined score: on calib
+    citation data the combined score (mostly word coverage) never reached nine right in ten."""
     if decision != "complete_support":
         return None
-    return "high" if t.green is not None and score >= t.green and not conflicts else "low"
+    return "high" if t.green is not None and reading.entailment >= t.green and not conflicts else "low"
 
 
 def decide_statement(
@@ -415,7 +419,7 @@ def decide_statement(
         bool(contra),
         details(every),
         banded(score, judgment, t),
-        confidence(judgment, score, conflicts, t),
+        confidence(judgment, facts.reading, conflicts, t),
     )
 
 
@@ -457,7 +461,7 @@ def _decide_one(
         bool(contra),
         details([source]),
         banded(score, judgment, t),
-        confidence(judgment, score, conflicts, t),
+        confidence(judgment, source.reading, conflicts, t),
     )
 
 

@@ -61,8 +61,9 @@ class Thresholds:
     # reader's reads 0.67; judging.policy.contradiction_bar). None: one model reads every window.
     fast_contradiction: float | None = None
     fast_conflict: float | None = None
-    # A complete reading whose combined score reaches this is shown green ("confidence": "high");
-    # fitted so that green is right nine times in ten on citation data (research/notes/green-rule.md).
+    # A complete reading whose most entailing reading (the model's entailment) reaches this is
+    # shown green ("confidence": "high"); fitted so that green is right nine times in ten on
+    # citation data (research/notes/green-rule.md).
     # None: no bar was fitted, and every complete reading is "likely supported: check the quote".
     green: float | None = None
 

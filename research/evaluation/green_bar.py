@@ -7,9 +7,10 @@ and reports green's precision and recall on calib and held parts side by side.
 
 Each file is a prediction file of scripts/evaluate.py (`--out`), named <set>.<part>.jsonl, beside
 the data it read (runs/splits/<set>.<part>.jsonl, or --splits). The bar reads each statement's
-`probability`, its judgment and its reasons (a `model.conflicting_reading` keeps it from green
-whatever its score); the judge that wrote them may have had any green bar, since green changes
-no judgment. `--write` puts the bar into the model's config.json (`thresholds.green`).
+`entailment` (its most entailing reading), its judgment and its reasons (a
+`model.conflicting_reading` keeps it from green whatever its reading); the judge that wrote them may
+have had any green bar, since green changes no judgment. `--write` puts the bar into the model's
+config.json (`thresholds.green`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parents[2]
-GRID = [round(0.30 + 0.01 * i, 2) for i in range(70)]  # 0.30 ... 0.99
+GRID = [round(0.50 + 0.01 * i, 2) for i in range(50)]  # 0.50 ... 0.99
 POOLED, EACH, LEAST = 0.92, 0.90, 5
 
 
@@ -28,11 +29,11 @@ POOLED, EACH, LEAST = 0.92, 0.90, 5
 class Row:
     supported: bool  # gold: AttributionBench attributable, WiCE supported
     complete: bool
-    probability: float
+    entailment: float  # the most entailing reading's, by the deciding model
     conflicting: bool
 
     def green(self, bar: float) -> bool:
-        return self.complete and not self.conflicting and self.probability >= bar
+        return self.complete and not self.conflicting and self.entailment >= bar
 
 
 def read(path: Path, splits: Path) -> list[Row]:
@@ -48,7 +49,7 @@ def read(path: Path, splits: Path) -> list[Row]:
             Row(
                 gold,
                 pred["judgment"] == "complete_support",
-                float(pred["probability"] if pred.get("probability") is not None else pred["score"]),
+                float(pred["entailment"]),
                 "model.conflicting_reading" in (pred.get("reasons") or []),
             )
         )

@@ -40,46 +40,56 @@ CONTRA = ("model.contradiction",)
 HEDGE = ("rule:en.framed",)
 
 
+def _read(scores: list[float], read: bool = True) -> list[tuple[float, bool]]:
+    return [(s, read) for s in scores]
+
+
 @pytest.mark.parametrize(
     ("score", "atoms", "contradicted", "judgment", "unsupported"),
     [
-        # one fact: the score decides, a contradiction rules out support
+        # one fact: complete, not supported or contradicted, never partly (issue 58)
         (0.8, [], False, "complete_support", ()),
         (0.8, [0.8], False, "complete_support", ()),
-        (0.3, [0.3], False, "partial_support", (0,)),
+        (0.3, [0.3], False, "no_support", (0,)),
         (0.1, [0.1], False, "no_support", (0,)),
         (0.8, [0.8], True, "no_support", (0,)),
         (0.3, [], True, "no_support", (0,)),
-        # several facts (FActScore): as supported as its facts
+        # several facts (FActScore): partly where some are supported and some not
         (0.9, [0.9, 0.9], False, "complete_support", ()),
         (0.4, [0.7, 0.6], False, "partial_support", (1,)),
         (0.9, [0.9, 0.1], False, "partial_support", (1,)),
         (0.2, [0.1, 0.6, 0.2], False, "partial_support", (0, 2)),
         (0.9, [0.1, 0.2], False, "no_support", (0, 1)),
+        # a contradiction lies on the facts not supported, or on the least supported one
         (0.9, [0.9, 0.1], True, "partial_support", (1,)),
-        (0.9, [0.9, 0.9], True, "no_support", (0, 1)),  # the source says otherwise as a whole
+        (0.9, [0.9, 0.8], True, "partial_support", (1,)),
+        (0.9, [0.1, 0.2], True, "no_support", (0, 1)),
     ],
 )
 def test_decide_table(score, atoms, contradicted, judgment, unsupported):
-    got = decide(score, atoms, CONTRA if contradicted else (), (), T)
+    got = decide(score, _read(atoms), CONTRA if contradicted else (), (), T)
     assert got[:2] == (judgment, unsupported)
-    assert ("model.contradiction" in got[2]) == (
-        (contradicted and judgment == "no_support")
-        or (contradicted and len(atoms) > 1 and judgment == "partial_support")
-    )
+    assert ("model.contradiction" in got[2]) == contradicted
+
+
+def test_a_fact_the_model_does_not_read_is_not_supported_whatever_its_words():
+    """Coverage never stands in for the model's reading (issue 58 item 1)."""
+    assert decide(0.9, [(0.9, True), (0.95, False)], (), (), T)[:2] == ("partial_support", (1,))
+    assert decide(0.9, [(0.9, False), (0.95, False)], (), (), T)[:2] == ("no_support", (0, 1))
+    assert decide(0.9, [(0.9, False)], (), (), T)[:2] == ("no_support", (0,))
 
 
 @pytest.mark.parametrize(
     ("score", "atoms", "judgment", "unsupported"),
     [
-        (0.9, [0.9], "partial_support", (0,)),  # reported, not asserted: never complete
+        (0.9, [0.9], "no_support", (0,)),  # reported, not asserted: never complete, never partly
         (0.1, [], "no_support", (0,)),
         (0.9, [0.9, 0.6], "partial_support", (1,)),  # the least supported fact is named
         (0.9, [0.9, 0.1], "partial_support", (1,)),
     ],
 )
 def test_decide_when_no_source_asserts_the_statement(score, atoms, judgment, unsupported):
-    got = decide(score, atoms, (), HEDGE, T)
+    got = decide(score, _read(atoms), (), HEDGE, T)
     assert got[:2] == (judgment, unsupported)
     assert "rule:en.framed" in got[2]
 
@@ -89,18 +99,18 @@ def test_decide_when_no_source_asserts_the_statement(score, atoms, judgment, uns
     [
         (0.8, [], ("model.entailment",)),
         (0.3, [], ("score.below_complete",)),
-        (0.1, [], ("score.below_complete", "score.below_partial")),
+        (0.1, [], ("score.below_complete",)),
         (0.9, [0.9, 0.1], ("claims.unsupported",)),
         (0.4, [0.9, 0.9], ("score.below_complete",)),
     ],
 )
 def test_each_verdict_names_what_decided_it(score, atoms, reasons):
-    assert decide(score, atoms, (), (), T)[2] == reasons
+    assert decide(score, _read(atoms), (), (), T)[2] == reasons
 
 
 @given(
     score=st.floats(0, 1),
-    atoms=st.lists(st.floats(0, 1), max_size=6),
+    atoms=st.lists(st.tuples(st.floats(0, 1), st.booleans()), max_size=6),
     contradicted=st.booleans(),
     hedged=st.booleans(),
 )
@@ -113,7 +123,7 @@ def test_a_verdict_never_contradicts_itself(score, atoms, contradicted, hedged):
     if judgment == "complete_support":
         assert unsupported == () and not contradicted and not hedged and reasons == ("model.entailment",)
     elif judgment == "partial_support":
-        assert len(unsupported) > 0 and (facts == 1 or len(unsupported) < facts)
+        assert facts > 1 and 0 < len(unsupported) < facts
         assert "model.entailment" not in reasons
     else:
         assert len(unsupported) == facts and "model.entailment" not in reasons
@@ -161,13 +171,13 @@ def test_complete_support_needs_the_models_own_reading():
     # floor still rules out complete support.
     weighted = Thresholds(complete=0.05, partial=0.01, claim=0.05, contradiction=0.9, entailment_floor=0.3)
     verdict = decide_statement(_facts(0.2), COMBINER, weighted)
-    assert verdict.judgment == "partial_support"
+    assert verdict.judgment == "no_support"
     assert "model.no_entailment" in verdict.reasons
 
 
 def test_a_rule_finding_is_named_and_a_negation_the_model_reads_contradicts():
     hedged = decide_statement(_facts(0.9, hedges=("en.framed",)), COMBINER, T)
-    assert (hedged.judgment, hedged.reasons) == ("partial_support", ("rule:en.framed",))
+    assert (hedged.judgment, hedged.reasons) == ("no_support", ("rule:en.framed",))
     negated = decide_statement(_facts(0.9, windows=(WindowFacts(0.75, 0.75, (NEGATES,)),)), COMBINER, T)
     assert negated.judgment == "no_support" and negated.contradicted
     assert negated.reasons[0] == "rule:en.negates"
@@ -188,34 +198,44 @@ def test_a_source_that_says_the_opposite_contradicts_and_is_named_first():
     assert verdict.reasons[0] == "rule:en.opposite"
 
 
-# --- issue 36: one reading of the opposite vetoes complete support ---------------------------------
+# --- issue 36, as issue 58 reads it: one reading of the opposite keeps a reading from green --------
 
 VETO = Thresholds(
-    complete=0.5, partial=0.25, claim=0.5, contradiction=0.9, entailment_floor=0.3, conflict=0.6
+    complete=0.5, partial=0.25, claim=0.5, contradiction=0.9, entailment_floor=0.3, conflict=0.6, green=0.8
 )
 
 
 @pytest.mark.parametrize(
-    ("window", "judgment", "first_reason"),
+    ("window", "judgment", "confidence", "reasons"),
     [
-        (WindowFacts(0.30, 0.30), "complete_support", "model.entailment"),
-        # under the contradiction bar, over the conflict bar: at most partial, and named
-        (WindowFacts(0.75, 0.75), "partial_support", "model.conflicting_reading"),
+        (WindowFacts(0.30, 0.30), "complete_support", "high", ("model.entailment",)),
+        # under the contradiction bar, over the conflict bar: complete, never green, and named
+        (
+            WindowFacts(0.75, 0.75),
+            "complete_support",
+            "low",
+            ("model.entailment", "model.conflicting_reading"),
+        ),
         # read again with the page's sentences about the claim's names, it no longer conflicts
-        (WindowFacts(0.75, 0.20), "complete_support", "model.entailment"),
-        (WindowFacts(0.95, 0.95), "no_support", "model.contradiction"),
+        (WindowFacts(0.75, 0.20), "complete_support", "high", ("model.entailment",)),
+        (WindowFacts(0.95, 0.95), "no_support", None, ("model.contradiction",)),
     ],
 )
-def test_one_window_read_as_the_opposite_rules_out_complete_support(window, judgment, first_reason):
+def test_one_window_read_as_the_opposite_keeps_a_reading_from_green(window, judgment, confidence, reasons):
     facts = _facts(0.95, windows=(WindowFacts(0.01, 0.01), window))
     for verdict in (decide_statement(facts, COMBINER, VETO), decide_citation(facts, "u", COMBINER, VETO)):
-        assert verdict.judgment == judgment
-        assert verdict.reasons[0] == first_reason
+        assert (verdict.judgment, verdict.confidence, verdict.reasons) == (judgment, confidence, reasons)
         assert verdict.contradicted == (judgment == "no_support")
-    # With the bar off (the default) the same window is a plain partial reading: complete.
+    # With the bar off (the default) the same window is no reading of the opposite: green.
     off = dataclasses.replace(VETO, conflict=1.01)
-    expected = "no_support" if judgment == "no_support" else "complete_support"
-    assert decide_statement(facts, COMBINER, off).judgment == expected
+    assert decide_statement(facts, COMBINER, off).confidence == ("high" if confidence else None)
+
+
+def test_green_needs_the_models_green_bar():
+    assert decide_statement(_facts(0.95), COMBINER, VETO).confidence == "high"
+    assert decide_statement(_facts(0.7), COMBINER, VETO).confidence == "low"  # complete, under 0.8
+    assert decide_statement(_facts(0.95), COMBINER, dataclasses.replace(VETO, green=None)).confidence == "low"
+    assert decide_statement(_facts(0.1), COMBINER, VETO).confidence is None
 
 
 @given(
@@ -226,7 +246,7 @@ def test_green_never_stands_beside_a_reading_of_the_opposite(entailment, reading
     windows = tuple(WindowFacts(c, k) for c, k in readings)
     verdict = decide_statement(_facts(min(max(entailment, 0.01), 0.99), windows=windows), COMBINER, VETO)
     if any(min(c, k) >= VETO.conflict for c, k in readings):
-        assert verdict.judgment != "complete_support"
+        assert verdict.confidence != "high"
 
 
 def test_numbers_that_disagree_contradict_and_the_reason_names_both():
@@ -251,11 +271,11 @@ CASCADE = dataclasses.replace(
         # the reader's 0.75 reaches its own contradiction bar; the fast model's 0.75 not even its conflict bar
         (WindowFacts(0.75, 0.75), "no_support"),
         (WindowFacts(0.75, 0.75, fast=True), "complete_support"),
-        # the fast model's 0.85: over its conflict bar, under its contradiction bar
-        (WindowFacts(0.85, 0.85, fast=True), "partial_support"),
+        # the fast model's 0.85: over its conflict bar, under its contradiction bar (not green)
+        (WindowFacts(0.85, 0.85, fast=True), "complete_support"),
         (WindowFacts(0.96, 0.96, fast=True), "no_support"),
-        # the reader's 0.6: a conflicting reading on its scale
-        (WindowFacts(0.6, 0.6), "partial_support"),
+        # the reader's 0.6: a conflicting reading on its scale (not green)
+        (WindowFacts(0.6, 0.6), "complete_support"),
     ],
 )
 def test_a_window_is_compared_with_the_bars_of_the_model_that_read_it(window, judgment):
