@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from ..records import Statement, Words
 from ..text.analysis import analyse
 from ..text.claims import in_context
+from ..text.values import Quantity, quantities
 from .rulebook import RuleBook
 
 __all__ = ["Claim", "StatementClaims", "analyse_statement", "claim_of"]
@@ -35,6 +36,7 @@ class Claim:
     numbers: frozenset[str]  # written.numbers
     reports: bool  # the claim itself reports ("Critics said that…"): a frame cue
     negates: bool  # the claim itself holds a negation cue
+    quantities: tuple[Quantity, ...] = ()  # its numbers and what they count (text.values)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,4 +81,5 @@ def _claim(text: str, in_context: str, rules: RuleBook, language: str) -> Claim:
         written.numbers,
         bool(rules.frame.search(text)),
         bool(rules.negation.search(text)),
+        quantities(text, written.language),
     )

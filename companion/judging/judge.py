@@ -350,8 +350,9 @@ class Judge:
             windows,
             otherwise | found.worded_opposite,
             found.worded_opposite,
-            found.framed,
-            unconfirmed,
+            found.refuting,
+            framed=found.framed,
+            unconfirmed=unconfirmed,
         )
 
     def _read_otherwise(self, reading: SourceReading) -> tuple[frozenset[int], tuple[Unconfirmed, ...]]:

@@ -62,6 +62,7 @@ __all__ = [
     "Reading",
     "SourceFindings",
     "read_meaning",
+    "refutes",
     "reports_unsettled",  # rulebook's, kept here for the rules' readers
     "restates_framed",
     "says_opposite",
@@ -97,6 +98,8 @@ class SourceFindings:
     windows: tuple[tuple[tuple[Rule, ...], tuple[str, str] | None], ...]
     worded_opposite: frozenset[int]
     framed: frozenset[int] = frozenset()
+    # Those of `worded_opposite` that refute the claim (refutes): it contradicts the claim there.
+    refuting: frozenset[int] = frozenset()
 
 
 def source_findings(relator: Relator, source: SourceReading) -> SourceFindings:
@@ -120,7 +123,8 @@ def source_findings(relator: Relator, source: SourceReading) -> SourceFindings:
         windows.append((rules, swapped))
     said = frozenset(i for i in candidates if says_opposite(relator, sentences[i], numbers))
     framed = frozenset(i for i in candidates if restates_framed(relator, sentences[i]))
-    return SourceFindings(reading, tuple(windows), said, framed - said)
+    refuting = frozenset(i for i in said if refutes(relator, sentences[i], numbers))
+    return SourceFindings(reading, tuple(windows), said, framed - said, refuting)
 
 
 def read_meaning(relator: Relator, sentences: Sequence[Words]) -> Reading:
@@ -198,6 +202,17 @@ def says_opposite(relator: Relator, sentence: Words, page_numbers: frozenset[str
     if not relation.has("frame") and _negated_before_last(relation):
         return True
     return swapped_number(relator, (sentence,), page_numbers) is not None
+
+
+def refutes(relator: Relator, sentence: Words, page_numbers: frozenset[str]) -> bool:
+    """Whether a sentence that says the opposite (says_opposite) refutes the claim outright: it
+    gives the claim's quantity another value, or it holds every word of the claim with a negation
+    on them ("the Eiffel Tower is not made of steel"). A negation near part of the claim's words
+    ("…is not made of steel" for "The tower is made of wrought iron") says otherwise about
+    something near it, and only keeps a reading from green (policy.conflicting)."""
+    if swapped_number(relator, (sentence,), page_numbers) is not None:
+        return True
+    return all(t in sentence.term_set for t in relator.claim.terms)
 
 
 def restates_framed(relator: Relator, sentence: Words) -> bool:
@@ -445,9 +460,9 @@ def swapped_number(
     """The statement's quantity and the one a sentence gives it instead ("1901" / "1889",
     "sechs Monate" / "sechs Wochen"), both as written; None where no sentence does
     (text.values.another_value: in every language with a file in companion/languages/)."""
-    claim = relator.claim.text
+    claim = relator.claim
     for sentence in sentences:
-        found = another_value(claim, sentence.text, relator.rules.language, page_numbers)
+        found = another_value(claim.written, claim.quantities, sentence, page_numbers)
         if found is not None:
             return found
     return None

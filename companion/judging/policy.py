@@ -135,6 +135,8 @@ class SourceFacts:
     says_otherwise: frozenset[int] = frozenset()
     # Those of them that restate the claim negated or with another value (meaning.says_opposite).
     worded_opposite: frozenset[int] = frozenset()
+    # Those of `worded_opposite` that refute it outright (meaning.refutes): a contradiction.
+    refuting: frozenset[int] = frozenset()
     # Sentences that restate the claim as a myth, a belief or an allegation ("Many visitors assume
     # that it must be made of steel"): not what the source says, so never quoted as its support.
     framed: frozenset[int] = frozenset()
@@ -283,7 +285,7 @@ def _side(facts: ClaimFacts, side: Side, urls: frozenset[str]) -> ClaimFacts:
 def against(source: SourceFacts, t: Thresholds) -> tuple[str, ...]:
     """The reasons this source contradicts the claim; empty where it does not."""
     found = [f"rule:{r}" for r in source.contradictions]
-    if source.worded_opposite:
+    if source.refuting:
         found.append("wording.says_otherwise")
     for window in source.windows:
         if min(window.contradiction, window.confirmed) >= contradiction_bar(t, window.fast) and (
@@ -301,11 +303,15 @@ def against(source: SourceFacts, t: Thresholds) -> tuple[str, ...]:
 def conflicting(source: SourceFacts, t: Thresholds) -> tuple[str, ...]:
     """Why this source also reads as the opposite of the claim, short of contradicting it: an
     on-topic window the model reads so at the conflict bar (with the page's other sentences about
-    the claim's names, as for a contradiction); empty where none. It keeps a complete reading
-    from green (`confidence`)."""
+    the claim's names, as for a contradiction), or a sentence that negates part of its words
+    (meaning.refutes); empty where neither. It keeps a complete reading from green
+    (`confidence`)."""
+    found = []
     if any(min(w.contradiction, w.confirmed) >= conflict_bar(t, w.fast) for w in source.windows):
-        return ("model.conflicting_reading",)
-    return ()
+        found.append("model.conflicting_reading")
+    if source.worded_opposite - source.refuting:
+        found.append("wording.says_otherwise")
+    return tuple(found)
 
 
 def contradiction_bar(t: Thresholds, fast: bool = False) -> float:

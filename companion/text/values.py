@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..languages import Language, language
+from ..records import Words
 from .language import lexicon
 
 __all__ = ["Quantity", "another_value", "quantities"]
@@ -139,21 +140,22 @@ def quantities(text: str, code: str) -> tuple[Quantity, ...]:
 
 
 def another_value(
-    claim: str, sentence: str, code: str, page_numbers: frozenset[str] = frozenset()
+    claim: Words, mine: Sequence[Quantity], sentence: Words, page_numbers: frozenset[str] = frozenset()
 ) -> tuple[str, str] | None:
     """(the claim's quantity, the sentence's), as written, where the sentence gives the claim's
-    quantity another value (module docstring); None where it does not."""
-    mine = quantities(claim, code)
+    quantity another value (module docstring); None where it does not. `claim` and `sentence` are
+    analysed already (text.analysis), `mine` is quantities(claim.text): nothing is read again."""
     if not mine:
         return None
-    theirs = quantities(sentence, code)
+    code = claim.language
+    theirs = quantities(sentence.text, code)
     if not theirs:
         return None
-    words = lexicon(code)
-    others = [t for t in words.terms(claim) if not _is_number_term(t, mine, words)]
-    held = set(words.terms(sentence))
+    numbers = {n for q in mine for n in _terms_of(q, code)}
+    others = [t for t in claim.terms if not t[:1].isdecimal() and t not in numbers]
+    held = sentence.term_set
     shared = sum(t in held for t in others)
-    named = {t for name in words.names(claim) for t in words.terms(name)}
+    named = {t for t in others if t in _name_terms(claim)}
     plain = sum(t in held and t not in named for t in others)
     about = shared * 2 >= len(others)
     # Short of half, two fifths and two words, for a year alone ("La première ascension du mont
@@ -162,17 +164,29 @@ def another_value(
     if not others or not (about or (shared >= 2 and shared * 5 >= 2 * len(others))):
         return None
     spelled = language(code)
+    to_number = lexicon(code).to_number
     for q in mine:
-        if words.to_number(q.written) in page_numbers or _bounded(claim, q, spelled):
+        if to_number(q.written) in page_numbers or _bounded(claim.text, q, spelled):
             continue
         found = _refuting(q, mine, theirs, spelled, about, plain >= 2)
         if found is not None:
             # "sechs Monate" / "sechs Wochen": where the unit is what differs, say it.
-            units = found.unit and found.unit != q.unit
-            if units:
+            if found.unit and found.unit != q.unit:
                 return f"{q.written} {q.unit}", f"{found.written} {found.unit}"
             return q.written, found.written
     return None
+
+
+@lru_cache(maxsize=1024)
+def _terms_of(q: Quantity, code: str) -> tuple[str, ...]:
+    """A spelled number's own terms ("soixante millions" -> "soix", "million"): not the claim's
+    other words."""
+    return tuple(lexicon(code).terms(q.written))
+
+
+def _name_terms(claim: Words) -> frozenset[str]:
+    """The claim's terms that are names, which a year alone may not rest on ("mont Blanc")."""
+    return frozenset(t for t in claim.terms if any(t and name.startswith(t[:4]) for name in claim.names))
 
 
 def _refuting(
@@ -189,6 +203,10 @@ def _refuting(
     Mont-Blanc, ouvert en 1965" shares only the name of "La première ascension du mont Blanc …
     en 1865")."""
     if q.year:
+        # Beside another quantity a year says when ("300 metres tall in 1889"): a sentence with
+        # another year is about another time ("330 metres tall in 1957"), not a refutation.
+        if len(mine) > 1:
+            return None
         years = [p for p in theirs if p.year]
         slot = [p for p in years if (q.before and p.before == q.before) or (q.after and p.after == q.after)]
         if not about:
@@ -213,10 +231,6 @@ def _refuting(
 
 def _close(a: float, b: float) -> bool:
     return abs(a - b) <= _APPROXIMATE * max(abs(a), abs(b))
-
-
-def _is_number_term(term: str, mine: tuple[Quantity, ...], words) -> bool:  # type: ignore[no-untyped-def]
-    return term[:1].isdecimal() or any(term in words.terms(q.written) for q in mine)
 
 
 def _bounded(claim: str, q: Quantity, spelled: Language | None) -> bool:

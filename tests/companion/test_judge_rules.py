@@ -289,11 +289,13 @@ def test_the_negation_rule_refutes_where_the_model_reads_a_contradiction():
     assert refuted.judgment == "no_support" and refuted.contradicted
     assert "rule:en.negates" in refuted.reasons
     assert [e.text for e in refuted.per_citation[0].evidence] == [page[1]]
-    # Without it, and without en.restates_negated (the sentence is the claim word for word with
-    # "not" put in), the model's 0.85 stays under its bar: not refuted.
+    # Without it, and without en.restates_negated, the model's 0.85 stays under its bar; the
+    # sentence still holds every word of the claim with "not" on them, which refutes it in any
+    # language, whichever rules its file ships (issue 58 item 2).
     without = rule_book("en").without(["en.negates", "en.restates_negated"])
     unruled = judged(steel, Judge(nli, fake_model(), rules=lambda language: without))
-    assert not unruled.contradicted and "rule:en.negates" not in unruled.reasons
+    assert unruled.contradicted and "rule:en.negates" not in unruled.reasons
+    assert "wording.says_otherwise" in unruled.reasons
     # The shipped book refutes it in its own words, whatever the model reads.
     shipped = judged(steel, Judge(nli, fake_model(), rules=lambda language: rule_book("en")))
     assert shipped.contradicted and shipped.reasons[0] == "rule:en.restates_negated", shipped.reasons
@@ -333,25 +335,25 @@ def test_a_window_read_as_the_opposite_keeps_the_myth_page_from_green_and_is_sho
             ("is not made of steel", STEEL, Entailment(0.20, 0.05, 0.75)),
         ]
     )
-    result = _judge_myth(nli, dataclasses.replace(T, conflict=0.6))
-    assert result.judgment == "partial_support" and not result.contradicted
-    assert result.reasons[:2] == ("model.conflicting_reading", "wording.says_otherwise")
-    cited = result.per_citation[0]
-    assert MYTH_PAGE[1] not in [e.text for e in cited.evidence]
-    assert [e.text for e in cited.says_otherwise] == [MYTH_PAGE[1]]
-    # The model's bar off: the refutation's own words still keep it from green.
-    worded = _judge_myth(nli, dataclasses.replace(T, conflict=1.01))
-    assert worded.judgment == "partial_support" and worded.reasons[0] == "wording.says_otherwise"
-    assert MYTH_PAGE[1] not in [e.text for e in worded.evidence]
+    # The refutation holds every word of the claim with "not" on them: it contradicts the claim
+    # (issue 58 item 2), and is the quote of what says otherwise, never of support.
+    for conflict in (0.6, 1.01):
+        result = _judge_myth(nli, dataclasses.replace(T, conflict=conflict))
+        assert result.judgment == "no_support" and result.contradicted
+        assert result.reasons[0] == "wording.says_otherwise"
+        assert [e.text for e in result.per_citation[0].evidence] == [MYTH_PAGE[1]]
+        assert result.evidence == ()
 
 
 def test_a_sentence_that_restates_the_claim_negated_is_never_its_quote_whatever_the_model_reads():
     # The model reads the refutation as support here; the sentence's own words say otherwise.
     nli = ScriptedNLI([("is not made of steel", STEEL, Entailment(0.90, 0.05, 0.05))])
     result = _judge_myth(nli, T)
-    assert result.judgment == "partial_support" and "wording.says_otherwise" in result.reasons
-    assert MYTH_PAGE[1] not in [e.text for c in result.per_citation for e in c.evidence]
-    assert [e.text for e in result.says_otherwise] == [MYTH_PAGE[1]]
+    assert result.judgment == "no_support" and result.contradicted
+    assert "wording.says_otherwise" in result.reasons
+    # Shown as what says otherwise, never as support.
+    assert result.evidence == ()
+    assert [e.text for e in result.per_citation[0].evidence] == [MYTH_PAGE[1]]
 
 
 def test_the_sentence_shown_as_saying_otherwise_is_never_also_shown_as_support():

@@ -15,8 +15,9 @@ MODULES = sorted(
     for p in PACKAGE.rglob("*.py")
     if p.name != "__init__.py"
 )
-# Modules every stage may use: settings, errors, the records and protocols between the stages.
-SHARED = {"config", "errors", "records", "typedefs", "versions"}
+# Modules every stage may use: settings, errors, the records and protocols between the stages, and
+# what the companion knows of each language (companion/languages/, data read through one record).
+SHARED = {"config", "errors", "languages", "records", "typedefs", "versions"}
 # The stages, bottom up, and what each may import besides itself and SHARED (the folder tree is
 # the pipeline: text → sources / model → judging → pipeline → wire, service and batch on top).
 MAY_IMPORT = {

@@ -25,7 +25,8 @@ def test_the_judging_code_is_the_one_released_as_this_version():
 def test_every_module_is_either_judging_or_operations():
     package = ROOT / "companion"
     modules = {p.relative_to(package).with_suffix("").as_posix() for p in package.rglob("*.py")}
-    modules |= {p.relative_to(package).as_posix() for p in (package / "judging" / "rules").glob("*.json")}
+    for data in ("judging/rules", "languages"):
+        modules |= {p.relative_to(package).as_posix() for p in (package / data).glob("*.json")}
     listed = set(JUDGE_MODULES) | set(OPERATIONS_MODULES)
     assert modules == listed, f"list these in companion/versions.py: {sorted(modules - listed)}"
     assert not set(JUDGE_MODULES) & set(OPERATIONS_MODULES)
