@@ -285,8 +285,6 @@ def _side(facts: ClaimFacts, side: Side, urls: frozenset[str]) -> ClaimFacts:
 def against(source: SourceFacts, t: Thresholds) -> tuple[str, ...]:
     """The reasons this source contradicts the claim; empty where it does not."""
     found = [f"rule:{r}" for r in source.contradictions]
-    if source.refuting:
-        found.append("wording.says_otherwise")
     for window in source.windows:
         if min(window.contradiction, window.confirmed) >= contradiction_bar(t, window.fast) and (
             window.denied is None or window.denied >= t.contradiction
@@ -297,6 +295,8 @@ def against(source: SourceFacts, t: Thresholds) -> tuple[str, ...]:
                 rule.effect == "contradict_with_model" and window.contradiction >= t.negated_contradiction
             ):
                 found.append(f"rule:{rule.id}")
+    if source.refuting:  # last: a rule of the language's file names the same sentence more exactly
+        found.append("wording.says_otherwise")
     return tuple(dict.fromkeys(found))
 
 
