@@ -351,6 +351,7 @@ class Judge:
             otherwise | found.worded_opposite,
             found.worded_opposite,
             found.refuting,
+            found.qualified,
             framed=found.framed,
             unconfirmed=unconfirmed,
         )

@@ -61,6 +61,7 @@ from .rulebook import Rule, RuleBook, reports_unsettled
 __all__ = [
     "Reading",
     "SourceFindings",
+    "qualified_near",
     "read_meaning",
     "refutes",
     "reports_unsettled",  # rulebook's, kept here for the rules' readers
@@ -100,6 +101,8 @@ class SourceFindings:
     framed: frozenset[int] = frozenset()
     # Those of `worded_opposite` that refute the claim (refutes): it contradicts the claim there.
     refuting: frozenset[int] = frozenset()
+    # The text read as support, or a sentence beside it, qualifies what it says (qualified_near).
+    qualified: bool = False
 
 
 def source_findings(relator: Relator, source: SourceReading) -> SourceFindings:
@@ -124,7 +127,31 @@ def source_findings(relator: Relator, source: SourceReading) -> SourceFindings:
     said = frozenset(i for i in candidates if says_opposite(relator, sentences[i], numbers))
     framed = frozenset(i for i in candidates if restates_framed(relator, sentences[i]))
     refuting = frozenset(i for i in said if refutes(relator, sentences[i], numbers))
-    return SourceFindings(reading, tuple(windows), said, framed - said, refuting)
+    qualified = qualified_near(relator, sentences, source.most_entailing)
+    return SourceFindings(reading, tuple(windows), said, framed - said, refuting, qualified)
+
+
+def qualified_near(relator: Relator, sentences: Sequence[Words], around: Sequence[int]) -> bool:
+    """Whether the sentences the model read as support, or the one before or after them, hold a
+    word that turns what a sentence says: a negation, a frame ("often said", "myth"), a hedge of
+    scope ("partly", "mainly", "rather than"). A small model reads such a page as agreeing where
+    it does not ("Bats are often described as blind … In reality, every known bat species has
+    working eyes"), so a reading there is never green (policy.conflicting), whatever the model's
+    entailment. Cue words the claim itself holds do not count; a language without a rules file
+    has no cue words, and nothing is found."""
+    if not around:
+        return False
+    rules, claim = relator.rules, relator.claim
+    first, last = max(min(around) - 1, 0), min(max(around) + 1, len(sentences) - 1)
+    hedges = rules.contrast | rules.mostly
+    for sentence in sentences[first : last + 1]:
+        text = sentence.lowered
+        negated = not claim.negates and rules.negation.search(text)
+        if negated or (not claim.reports and rules.frame.search(text)):
+            return True
+        if rules.partial_cue.search(text) or (set(rules.word.findall(text)) & hedges) - claim.word_set:
+            return True
+    return False
 
 
 def read_meaning(relator: Relator, sentences: Sequence[Words]) -> Reading:

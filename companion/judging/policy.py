@@ -137,6 +137,9 @@ class SourceFacts:
     worded_opposite: frozenset[int] = frozenset()
     # Those of `worded_opposite` that refute it outright (meaning.refutes): a contradiction.
     refuting: frozenset[int] = frozenset()
+    # What it reads as support, or a sentence beside it, qualifies what it says
+    # (meaning.qualified_near): never green.
+    qualified: bool = False
     # Sentences that restate the claim as a myth, a belief or an allegation ("Many visitors assume
     # that it must be made of steel"): not what the source says, so never quoted as its support.
     framed: frozenset[int] = frozenset()
@@ -311,6 +314,8 @@ def conflicting(source: SourceFacts, t: Thresholds) -> tuple[str, ...]:
         found.append("model.conflicting_reading")
     if source.worded_opposite - source.refuting:
         found.append("wording.says_otherwise")
+    if source.qualified:
+        found.append("wording.qualified")
     return tuple(found)
 
 
