@@ -7,8 +7,8 @@ and reports green's precision and recall on calib and held parts side by side.
 
 Each file is a prediction file of scripts/evaluate.py (`--out`), named <set>.<part>.jsonl, beside
 the data it read (runs/splits/<set>.<part>.jsonl, or --splits). The bar reads each statement's
-`entailment` (its most entailing reading), its judgment and its reasons (a
-`model.conflicting_reading` keeps it from green whatever its reading); the judge that wrote them may
+`entailment` (its most entailing reading), its judgment and its reasons (those of
+policy.conflicting keep it from green whatever its reading); the judge that wrote them may
 have had any green bar, since green changes no judgment. `--write` puts the bar into the model's
 config.json (`thresholds.green`).
 """
@@ -23,6 +23,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parents[2]
 GRID = [round(0.50 + 0.01 * i, 2) for i in range(50)]  # 0.50 ... 0.99
 POOLED, EACH, LEAST = 0.92, 0.90, 5
+# Reasons a complete reading carries that keep it from green whatever its reading (policy.conflicting).
+_KEPT_FROM_GREEN = {"model.conflicting_reading", "wording.says_otherwise", "wording.qualified"}
 
 
 @dataclass(frozen=True)
@@ -50,7 +52,7 @@ def read(path: Path, splits: Path) -> list[Row]:
                 gold,
                 pred["judgment"] == "complete_support",
                 float(pred["entailment"]),
-                "model.conflicting_reading" in (pred.get("reasons") or []),
+                bool(_KEPT_FROM_GREEN & set(pred.get("reasons") or [])),
             )
         )
     return rows
