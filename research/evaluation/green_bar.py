@@ -39,7 +39,8 @@ class Row:
 
 
 def read(path: Path, splits: Path) -> list[Row]:
-    name = path.name.removesuffix(".jsonl")
+    # "<set>.<part>", after any prefix of the run's own ("e5.wice.calib.jsonl").
+    name = ".".join(path.name.removesuffix(".jsonl").split(".")[-2:])
     data = [json.loads(line) for line in (splits / f"{name}.jsonl").read_text().splitlines() if line.strip()]
     preds = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     if len(data) != len(preds):
