@@ -20,58 +20,78 @@ __all__ = ["contradicting_quote", "covering_quote", "quote"]
 
 
 def covering_quote(
-    claim: Words,
-    readings: Sequence[SourceReading],
+    facts: Sequence[tuple[Words, Sequence[SourceReading]]],
     judging: Judging,
     floor: float,
     says_otherwise: frozenset[int] = frozenset(),
 ) -> tuple[Evidence, ...]:
-    """The fewest sentences of one source, among those the model reads as saying the claim or one
-    of its facts, that together hold the claim's words the source holds; none of them one that
-    says the opposite (`says_otherwise`, policy.SourceFacts). `readings`: the source read for the
-    statement, then for each of its atomic claims.
+    """The sentences of one source that say the claim: for each of its facts (the statement
+    itself for a statement of one fact, else each atomic claim with the source as read for it),
+    the fewest sentences the model reads as saying that fact that together hold its words; none of
+    them one that says the opposite (`says_otherwise`, policy.SourceFacts). A fact is read in the
+    source as read for it and as read for the whole statement: the fast model may read an atom
+    short of its floor where the reader read the statement, and so each of its facts, as said.
 
-    A sentence is a candidate only inside a window the model reads as entailing at
+    A sentence is a candidate only inside a window the model reads as entailing the fact at
     `judging.quote_entailment` (the shortest such windows), or, where none does, inside the most
     entailing window if that reaches the model's `floor` (issue 58 item 3: a quote is what the
     model reads as support, never a sentence that merely shares the claim's words: "It was
     designed by the company of Gustave Eiffel" for "The tower is open every day"). Among them,
-    greedy set cover of the claim's words, the model's entailment breaking ties, so a claim of
-    several facts gets a sentence for each.
-    No candidate: no quote, and the card says that no sentence of the source says it.
+    greedy set cover of the fact's words, the model's entailment breaking ties; a sentence beside
+    the first is added only for two words of the fact the first lacks ("The Panama Canal is …"
+    beside "The United States completed the canal in 1914"), not for one word it shares ("Drones
+    are male bees …" for "Worker bees live about six weeks"). No candidate: no quote, and the card
+    says that no sentence of the source says it.
     """
-    source = readings[0]
+    source = facts[0][1][0]
+    picked: list[int] = []
+    for claim, readings in facts:
+        for i in _covering(claim, readings, judging, floor, says_otherwise):
+            if i not in picked and len(picked) < judging.evidence_sentences:
+                picked.append(i)
+    return tuple(quote(source.document, i, source.url, judging) for i in sorted(picked))
+
+
+def _covering(
+    claim: Words,
+    readings: Sequence[SourceReading],
+    judging: Judging,
+    floor: float,
+    says_otherwise: frozenset[int],
+) -> list[int]:
     entailment: dict[int, float] = {}
     for reading in readings:
-        scored = [
-            (w, sc)
+        # Each text the model read: a window's sentences, and the top sentences read joined (where
+        # the cascade's reader may have read what the fast model missed in each window alone).
+        texts = [
+            (tuple(range(w.first, w.last + 1)), sc.entailment)
             for w, sc in zip(reading.windows, reading.window_scores, strict=True)
-            if sc.entailment >= floor
         ]
-        chosen = [(w, sc) for w, sc in scored if sc.entailment >= judging.quote_entailment]
+        if reading.joined_indices:
+            texts.append((reading.joined_indices, reading.joined_score.entailment))
+        scored = [(ids, e) for ids, e in texts if e >= floor]
+        chosen = [(ids, e) for ids, e in scored if e >= judging.quote_entailment]
         if not chosen and scored:
-            chosen = [max(scored, key=lambda ws: ws[1].entailment)]
-        # The shortest windows read so: a sentence the model reads as support alone is the quote,
-        # not its neighbours that only share the claim's words ("Der Rhein ist die verkehrsreichste
-        # Binnenwasserstraße" beside "Er ist etwa 1.230 Kilometer lang").
-        shortest = min((w.last - w.first for w, _ in chosen), default=0)
-        chosen = [(w, sc) for w, sc in chosen if w.last - w.first == shortest]
-        for window, score in chosen:
-            for i in range(window.first, window.last + 1):
-                if i not in says_otherwise:
-                    entailment[i] = max(entailment.get(i, 0.0), score.entailment)
-    wanted = claim.term_set
-    held = {i: wanted & source.sentences[i].term_set for i in entailment}
+            chosen = [max(scored, key=lambda t: t[1])]
+        # The shortest texts read so: a sentence the model reads as support alone is the quote,
+        # not its neighbours that only share the claim's words.
+        shortest = min((len(ids) for ids, _ in chosen), default=0)
+        for ids, e in chosen:
+            if len(ids) == shortest:
+                for i in ids:
+                    if i not in says_otherwise:
+                        entailment[i] = max(entailment.get(i, 0.0), e)
+    words = readings[0].sentences
+    held = {i: claim.term_set & words[i].term_set for i in entailment}
     picked: list[int] = []
     covered: set[str] = set()
-    while len(picked) < judging.evidence_sentences:
+    while True:
         rest = [i for i in held if i not in picked]
         best = max(rest, key=lambda i: (len(held[i] - covered), entailment[i], -i), default=None)
-        if best is None or (picked and not held[best] - covered):
-            break
+        if best is None or len(held[best] - covered) < (2 if picked else 0):
+            return picked
         picked.append(best)
         covered |= held[best]
-    return tuple(quote(source.document, i, source.url, judging) for i in sorted(picked))
 
 
 def contradicting_quote(source: SourceReading, judging: Judging) -> tuple[Evidence, ...]:

@@ -301,8 +301,7 @@ class Judge:
             verdict = decide_source(facts, scale.combiner, scale.thresholds)
             if verdict.judgment in ("complete_support", "partial_support"):
                 evidence = covering_quote(
-                    claims.claim.read,
-                    [reading],
+                    [(claims.claim.read, [reading])],
                     self.judging,
                     scale.thresholds.entailment_floor,
                     facts.unquotable,
@@ -524,11 +523,17 @@ class Judge:
         if contradicted:
             evidence = self._opposite_quote(read.claims.claim.read, source, facts)
         elif verdict.judgment != "no_support":
-            # Only what the model reads as saying the statement or one of its facts (evidence.py).
-            for_facts = [a[citation.url] for a in read.atom_readings if citation.url in a]
+            # Only what the model reads as saying the statement, or each of its facts this source
+            # supports (evidence.py): never a quote for a fact it leaves unsupported.
+            atoms = read.claims.atoms
+            supported = [
+                (atoms[i].read, [readings[citation.url], source])
+                for i, readings in enumerate(read.atom_readings)
+                if i not in verdict.unsupported and citation.url in readings
+            ]
             floor = decided.scale.thresholds.entailment_floor
             evidence = covering_quote(
-                read.claims.claim.read, [source, *for_facts], self.judging, floor, facts.unquotable
+                supported or [(read.claims.claim.read, [source])], self.judging, floor, facts.unquotable
             )
             if decided.conflicting[citation.url] or verdict.contradicted:
                 shown = {e.sentence_index for e in evidence}
