@@ -120,6 +120,9 @@ class Judging:
     # a quote is what the model reads as saying the claim, not what shares its words. Where no
     # window reaches it, the most entailing one at the model's floor is quoted.
     quote_entailment: float = 0.5
+    # Where no text reaches it, this many sentences holding most of a fact's words are read alone
+    # by the deciding model, and quoted where it reads them so (evidence.to_read_alone).
+    quote_candidates: int = 3
     # Characters of prefix / suffix around a quote, as W3C TextQuoteSelectors usually keep.
     quote_context: int = 32
     # Share of a claim's content words that another source's best window must hold before the

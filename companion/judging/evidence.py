@@ -8,7 +8,7 @@ a text fragment that opens the source at it. Pure: no I/O, no model call.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from ..config import Judging
 from ..records import Document, Evidence, Words
@@ -16,7 +16,7 @@ from ..text.urls import pdf_page_fragment, text_fragment
 from .reading import SourceReading
 from .rulebook import reports_unsettled
 
-__all__ = ["contradicting_quote", "covering_quote", "quote"]
+__all__ = ["contradicting_quote", "covering_quote", "quote", "to_read_alone"]
 
 
 def covering_quote(
@@ -24,6 +24,7 @@ def covering_quote(
     judging: Judging,
     floor: float,
     says_otherwise: frozenset[int] = frozenset(),
+    alone: Mapping[tuple[str, int], float] | None = None,
 ) -> tuple[Evidence, ...]:
     """The sentences of one source that say the claim: for each of its facts (the statement
     itself for a statement of one fact, else each atomic claim with the source as read for it),
@@ -42,11 +43,18 @@ def covering_quote(
     beside "The United States completed the canal in 1914"), not for one word it shares ("Drones
     are male bees …" for "Worker bees live about six weeks"). No candidate: no quote, and the card
     says that no sentence of the source says it.
+
+    `alone`: (fact, sentence) -> the deciding model's entailment of the sentence read alone, for
+    the sentences of `to_read_alone`: where no text the model read reaches the quote bar, a
+    sentence it reads alone as saying the fact is the quote ("It is made of puddled iron …" for
+    "The tower is made of puddled iron, not steel", which the fast model read in its window as the
+    opposite).
     """
     source = facts[0][1][0]
     picked: list[int] = []
     for claim, readings in facts:
-        for i in _covering(claim, readings, judging, floor, says_otherwise):
+        extra = {i: e for (text, i), e in (alone or {}).items() if text == claim.text}
+        for i in _covering(claim, readings, judging, floor, says_otherwise, extra):
             if i not in picked and len(picked) < judging.evidence_sentences:
                 picked.append(i)
     return tuple(quote(source.document, i, source.url, judging) for i in sorted(picked))
@@ -58,17 +66,11 @@ def _covering(
     judging: Judging,
     floor: float,
     says_otherwise: frozenset[int],
+    alone: Mapping[int, float],
 ) -> list[int]:
     entailment: dict[int, float] = {}
-    for reading in readings:
-        # Each text the model read: a window's sentences, and the top sentences read joined (where
-        # the cascade's reader may have read what the fast model missed in each window alone).
-        texts = [
-            (tuple(range(w.first, w.last + 1)), sc.entailment)
-            for w, sc in zip(reading.windows, reading.window_scores, strict=True)
-        ]
-        if reading.joined_indices:
-            texts.append((reading.joined_indices, reading.joined_score.entailment))
+    for n, reading in enumerate(readings):
+        texts = _texts(reading) + ([((i,), e) for i, e in alone.items()] if n == 0 else [])
         scored = [(ids, e) for ids, e in texts if e >= floor]
         chosen = [(ids, e) for ids, e in scored if e >= judging.quote_entailment]
         if not chosen and scored:
@@ -92,6 +94,34 @@ def _covering(
             return picked
         picked.append(best)
         covered |= held[best]
+
+
+def _texts(reading: SourceReading) -> list[tuple[tuple[int, ...], float]]:
+    """Each text the model read, as sentence indices with its entailment: a window's sentences,
+    and the top sentences read joined (where the cascade's reader may have read what the fast
+    model missed in each window alone)."""
+    texts = [
+        (tuple(range(w.first, w.last + 1)), sc.entailment)
+        for w, sc in zip(reading.windows, reading.window_scores, strict=True)
+    ]
+    if reading.joined_indices:
+        texts.append((reading.joined_indices, reading.joined_score.entailment))
+    return texts
+
+
+def to_read_alone(
+    claim: Words, readings: Sequence[SourceReading], judging: Judging, says_otherwise: frozenset[int]
+) -> tuple[int, ...]:
+    """Where no text the model read reaches the quote bar for this fact: the sentences of those
+    texts that hold most of its words (at most `judging.quote_candidates`), for the deciding model
+    to read alone (covering_quote's `alone`); else none."""
+    if any(e >= judging.quote_entailment for r in readings for _, e in _texts(r)):
+        return ()
+    words = readings[0].sentences
+    seen = {i for r in readings for ids, _ in _texts(r) for i in ids if i not in says_otherwise}
+    held = {i: len(claim.term_set & words[i].term_set) for i in seen}
+    ranked = sorted((i for i in held if held[i]), key=lambda i: (-held[i], i))
+    return tuple(ranked[: judging.quote_candidates])
 
 
 def contradicting_quote(source: SourceReading, judging: Judging) -> tuple[Evidence, ...]:

@@ -57,7 +57,7 @@ from ..typedefs import NLIBackend
 from .alce import irrelevant
 from .claim import Claim, StatementClaims, analyse_statement
 from .combiner import Combiner, crossed_combiner
-from .evidence import contradicting_quote, covering_quote, quote
+from .evidence import contradicting_quote, covering_quote, quote, to_read_alone
 from .meaning import Reading, SourceFindings, source_findings
 from .policy import (
     AtomFacts,
@@ -532,14 +532,17 @@ class Judge:
                 if i not in verdict.unsupported and citation.url in readings
             ]
             floor = decided.scale.thresholds.entailment_floor
+            quoted = supported or [(read.claims.claim.read, [source])]
             evidence = covering_quote(
-                supported or [(read.claims.claim.read, [source])], self.judging, floor, facts.unquotable
+                quoted, self.judging, floor, facts.unquotable, self._read_alone(quoted, facts.unquotable)
             )
             if decided.conflicting[citation.url] or verdict.contradicted:
                 shown = {e.sentence_index for e in evidence}
                 opposite = tuple(
                     e
-                    for e in self._opposite_quote(read.claims.claim.read, source, facts)
+                    for e in self._opposite_quote(
+                        read.claims.claim.read, source, facts, contradicted=verdict.contradicted
+                    )
                     if e.sentence_index not in shown
                 )
         return CitationJudgment(
@@ -559,15 +562,31 @@ class Judge:
             confidence=verdict.confidence,
         )
 
+    def _read_alone(
+        self, facts: Sequence[tuple[Words, Sequence[SourceReading]]], unquotable: frozenset[int]
+    ) -> dict[tuple[str, int], float]:
+        """The deciding model's reading of each sentence evidence.to_read_alone names for each
+        fact, one backend call for them all; none where every fact has a text at the quote bar."""
+        pairs = [
+            (claim.text, i)
+            for claim, readings in facts
+            for i in to_read_alone(claim, readings, self.judging, unquotable)
+        ]
+        if not pairs:
+            return {}
+        document = facts[0][1][0].document
+        scores = self._deciding.score([(document.sentences[i].text, text) for text, i in pairs])
+        return {pair: score.entailment for pair, score in zip(pairs, scores, strict=True)}
+
     def _opposite_quote(
-        self, claim: Words, source: SourceReading, facts: SourceFacts
+        self, claim: Words, source: SourceReading, facts: SourceFacts, *, contradicted: bool = True
     ) -> tuple[Evidence, ...]:
         """What says the opposite: the sentences that restate the claim negated or with another
         value, in its own words, where there are any; else the one or two the deciding model reads
-        most as the opposite, each alone (at the contradiction bar, or the most contradicting one):
-        a card names the sentence that says otherwise, not every sentence of a page the fast model
-        flagged ("Opening hours" for "The tower is not open to the public"); else the window the
-        model reads so."""
+        most as the opposite, each alone, at its contradiction bar for a contradicted claim and at
+        its conflict bar beside support: a card names the sentence that says otherwise, not every
+        sentence of a page the fast model flagged ("Opening hours" for "The tower is not open to
+        the public"); else, for a contradicted claim, the window the model reads so."""
         document = source.document
         if facts.worded_opposite:
             chosen = sorted(facts.worded_opposite)[: self.judging.evidence_sentences]
@@ -580,14 +599,13 @@ class Judge:
                 zip(flagged, scores, strict=True),
                 key=lambda fs: (len(source.sentences[fs[0]].terms) < 3, -fs[1].contradiction),
             )
+            bar = self.thresholds.contradiction if contradicted else self.recheck_at
             kept = [
-                i
-                for i, score in ranked
-                if score.contradiction >= self.thresholds.contradiction
-                and len(source.sentences[i].terms) >= 3
+                i for i, score in ranked if score.contradiction >= bar and len(source.sentences[i].terms) >= 3
             ][:2]
-            return tuple(quote(document, i, source.url, self.judging) for i in sorted(kept or [ranked[0][0]]))
-        return contradicting_quote(source, self.judging)
+            if kept or not contradicted:
+                return tuple(quote(document, i, source.url, self.judging) for i in sorted(kept))
+        return contradicting_quote(source, self.judging) if contradicted else ()
 
 
 # --- records without a model reading -------------------------------------------------------------
