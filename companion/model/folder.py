@@ -285,12 +285,16 @@ def _crossed(raw: object, base: Thresholds, path: Path) -> Crossed | None:
         combiner = raw["combiner"]  # type: ignore[index]
         if list(combiner["features"]) != ["max_entailment_logit"] or len(combiner["weights"]) != 1:
             raise ValueError
-        bars = {k: float(v) for k, v in raw["thresholds"].items() if k in _PER_LANGUAGE}  # type: ignore[index]
+        bars: dict[str, float | None] = {
+            k: float(v)
+            for k, v in raw["thresholds"].items()  # type: ignore[index]
+            if k in _PER_LANGUAGE
+        }
         return Crossed(
             float(combiner["weights"][0]),
             float(combiner["bias"]),
             # The crossed combiner is another scale: the model's green bar does not carry over.
-            dataclasses.replace(base, **{"green": None, **bars}),
+            dataclasses.replace(base, **{"green": None, **bars}),  # type: ignore[arg-type]
             str(raw.get("data", "")),  # type: ignore[attr-defined]
         )
     except (KeyError, TypeError, ValueError, AttributeError):
