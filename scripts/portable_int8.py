@@ -1,6 +1,6 @@
 """Makes a dynamic-int8 model folder give the same numbers on every x86-64 CPU (issue 24).
 
-Measured with scripts/cpu_agreement.py (this CPU, AVX-512 VNNI, against qemu's Haswell-v4, AVX2
+Measured with research/evaluation/cpu_agreement.py (this CPU, AVX-512 VNNI, against qemu's Haswell-v4, AVX2
 only; 100 pairs), two causes, each fixed here:
 
 1. **Saturating int16 sums.** onnxruntime's u8×s8 kernels for AVX2 and AVX-512 without VNNI add
