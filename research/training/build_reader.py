@@ -21,7 +21,7 @@ Needs the `train` and `export` extras (torch, transformers, peft, optimum); the 
 imports them. About 400 MB to download once and two minutes on two cores. Build beside the
 committed reader, then compare, rather than over it:
 
-    python -m research.training.build_reader --models runs/reader-rebuild
+    python -m research.training.build_reader --models runs/reader-build
     python -m research.training.build_reader --check-only    # the committed reader's readings
 """
 

@@ -14,7 +14,7 @@ checkout of the commit its PLAN.md names. Resumable: the probabilities read so f
 outside the work tree and the run goes on from there.
 
     python -m research.training.teacher_probs --base runs/mpnet/base/all-mpnet-base-v2 \\
-        --state models/training/mpnet8-reader [--out models/training/mpnet8-reader/teacher]
+        --state models/training/mpnet8-reader [--out runs/teacher]
 
 Writes OUT/probs.npy (fp16, one row a pair in the plan's order: entailment, neutral,
 contradiction) and OUT/probs.json (the plan's fingerprint, the pairs, how they were read).
