@@ -62,7 +62,8 @@ def portable_softmax(model: onnx.ModelProto) -> int:
     its axis; returns how many. An attention the optimizer does not fuse into QAttention keeps a
     plain Softmax, and onnxruntime runs it with MLAS's per-instruction-set kernel: all-mpnet's
     relative position bias leaves the cascade's reader with eight, and its probabilities differed
-    by up to 0.118 between an AVX-512 VNNI CPU and Haswell-v4 (tests/model/test_cpu_agreement.py)."""
+    by up to 0.118 between an AVX-512 VNNI CPU and Haswell-v4
+    (tests/companion/model/test_cpu_agreement.py)."""
     graph = model.graph
     nodes: list[onnx.NodeProto] = []
     count = 0
