@@ -74,7 +74,17 @@ def test_script_writes_one_line_per_input_in_order(tmp_path):
     preds = [json.loads(line) for line in out.read_text().splitlines()]
     assert [p["line"] for p in preds] == [0, 1, 2]
     for p in preds:
-        assert set(p) == {"line", "score", "judgment", "evidence", "entailment", "contradicted"}
+        assert set(p) == {
+            "line",
+            "score",
+            "judgment",
+            "evidence",
+            "confidence",
+            "probability",
+            "entailment",
+            "contradicted",
+            "reasons",
+        }
         assert 0 <= p["score"] <= 1 and p["judgment"] in {"complete_support", "partial_support", "no_support"}
         assert 0 <= p["entailment"] <= 1
         assert all(isinstance(k, int) and 0 <= k < 2 for k in p["evidence"])
