@@ -90,7 +90,7 @@ class Limits:
 class Retrieval:
     """How many source windows reach the NLI model per statement and citation.
 
-    Measured with scripts/evaluate.py --candidates on the held data (docs/benchmarks.md): 10, or
+    Measured with research/evaluation/evaluate.py --candidates on the held data (docs/benchmarks.md): 10, or
     every window, gave the same balanced accuracy as 6 and cost pairs linearly; 3 and 4 were as
     good on those short evidence lists, and 6 keeps a margin for long pages.
     """

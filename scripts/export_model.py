@@ -1,18 +1,18 @@
 """Turns a sequence-classification checkpoint into a CiteLens model folder (models/<name>/).
 
 Works on any Hugging Face NLI / fact-checking checkpoint, a local folder (such as the output of
-scripts/train_nli.py) or a Hub id (needs internet): optimum exports it to ONNX and fuses its
+research/training/train_nli.py) or a Hub id (needs internet): optimum exports it to ONNX and fuses its
 transformer ops where it knows the architecture, then onnxruntime quantizes it to dynamic int8
 that computes the same on every x86-64 CPU (scripts/portable_int8.py):
 
     pip install -e ".[export]"
-    python scripts/export_model.py MoritzLaurer/DeBERTa-v3-base-mnli-fever-anli --name deberta-nli
-    python scripts/export_model.py runs/nli/final --name citelens-minilm-nli --per-channel \
+    python -m scripts.export_model MoritzLaurer/DeBERTa-v3-base-mnli-fever-anli --name deberta-nli
+    python -m scripts.export_model runs/nli/final --name citelens-minilm-nli --per-channel \
         --fp32-copy runs/fp32
 
 The label order is read from the checkpoint's own config (id2label) and written, normalised, into
 config.json; two-label fact-checkers (supported / unsupported) map to entailment / neutral.
-Then run scripts/calibrate.py to fit the thresholds on held-out citation data.
+Then run research/evaluation/calibrate.py to fit the thresholds on held-out citation data.
 """
 
 from __future__ import annotations
@@ -20,13 +20,11 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(HERE))
 from scripts.portable_int8 import DETAIL as PORTABLE_DETAIL  # noqa: E402
 from scripts.portable_int8 import make_portable  # noqa: E402
 
@@ -127,7 +125,7 @@ def export(
             # attention in plain ops: the same numbers on every x86-64 CPU (scripts/portable_int8.py).
             # Called directly because the fused graph's contrib ops defeat shape inference, and
             # only onnxruntime's own entry point takes the default tensor type that works around it.
-            # Compare with fp32 before shipping: scripts/evaluate.py on both folders.
+            # Compare with fp32 before shipping: research/evaluation/evaluate.py on both folders.
             quantized = staging / "model_int8.onnx"
             quantize_dynamic(
                 onnx_file,
@@ -193,7 +191,10 @@ def main() -> None:
         languages=args.languages,
     )
     size = (out / "model.onnx").stat().st_size / 1e6
-    print(f"wrote {out} (model.onnx {size:.1f} MB); next: python scripts/calibrate.py --model {out}")
+    print(
+        f"wrote {out} (model.onnx {size:.1f} MB); next: "
+        f"python -m research.evaluation.calibrate --model {out}"
+    )
 
 
 if __name__ == "__main__":

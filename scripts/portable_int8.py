@@ -1,6 +1,6 @@
 """Makes a dynamic-int8 model folder give the same numbers on every x86-64 CPU (issue 24).
 
-Measured with scripts/cpu_agreement.py (this CPU, AVX-512 VNNI, against qemu's Haswell-v4, AVX2
+Measured with research/evaluation/cpu_agreement.py (this CPU, AVX-512 VNNI, against qemu's Haswell-v4, AVX2
 only; 100 pairs), two causes, each fixed here:
 
 1. **Saturating int16 sums.** onnxruntime's u8×s8 kernels for AVX2 and AVX-512 without VNNI add
@@ -62,7 +62,8 @@ def portable_softmax(model: onnx.ModelProto) -> int:
     its axis; returns how many. An attention the optimizer does not fuse into QAttention keeps a
     plain Softmax, and onnxruntime runs it with MLAS's per-instruction-set kernel: all-mpnet's
     relative position bias leaves the cascade's reader with eight, and its probabilities differed
-    by up to 0.118 between an AVX-512 VNNI CPU and Haswell-v4 (tests/model/test_cpu_agreement.py)."""
+    by up to 0.118 between an AVX-512 VNNI CPU and Haswell-v4
+    (tests/companion/model/test_cpu_agreement.py)."""
     graph = model.graph
     nodes: list[onnx.NodeProto] = []
     count = 0

@@ -1,6 +1,6 @@
 """Makes a release: the one step of docs/releasing.md.
 
-    python scripts/release.py 0.3.0 --note "what changed in what the companion outputs"
+    python -m scripts.release 0.3.0 --note "what changed in what the companion outputs"
 
 Writes the version into companion/__init__.py (where pyproject.toml reads it) and into
 extension/manifest.json (companion and extension are released together), records the fingerprint
@@ -15,11 +15,9 @@ import argparse
 import datetime
 import json
 import re
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 from companion.versions import JUDGE_MODULES, code_fingerprint  # noqa: E402
 
 _VERSION = re.compile(r"\d+\.\d+\.\d+")

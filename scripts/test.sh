@@ -9,7 +9,7 @@ scripts/setup.sh --dev
 . .venv/bin/activate
 
 phase "static checks"
-ruff check companion scripts tests
+ruff check companion scripts research tests
 mypy
 npm run --silent lint
 

@@ -2,8 +2,8 @@
 every URL on which they disagree (the shared cases are in tests/fixtures/url-cases.json; this is
 for anyone's own URLs, or for generated ones).
 
-    .venv/bin/python scripts/url_parity.py FILE...        # one URL a line
-    .venv/bin/python scripts/url_parity.py --random 5000 [--seed 1]
+    .venv/bin/python -m scripts.url_parity FILE...        # one URL a line
+    .venv/bin/python -m scripts.url_parity --random 5000 [--seed 1]
 
 The extension side runs in jsdom (whatwg-url), as the unit tests do; needs `npm ci`. Exits 1 when
 any URL disagrees.
@@ -22,7 +22,6 @@ from pathlib import Path
 from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 from companion.text.urls import normalize_url, text_fragment_hint  # noqa: E402
 

@@ -1,6 +1,6 @@
 """From what the model read to a score: the features and their calibrated combination.
 
-The combiner is a small logistic model (scripts/calibrate.py fits it on held-out citation data)
+The combiner is a small logistic model (research/evaluation/calibrate.py fits it on held-out citation data)
 over the model's best entailment and cheap lexical features. Its weights only mean something for
 the features they were fitted to, so the model's config records the features' names and a
 version that fingerprints everything that defines them (stemmer, stop words, retrieval and
@@ -26,10 +26,11 @@ from ..text.language import lexicon
 
 __all__ = ["FEATURES", "Combiner", "crossed_combiner", "features_version"]
 
-# The combiner's inputs, in order (scripts/calibrate.py fits one weight per name). Contradiction is
-# not one: it has its own flag and bar, and fitted on 303 calib examples its weight learned that an
-# on-topic window "contradicts" on WiCE, which cost the combined score 2.7 points of held WiCE AUC
-# once the model read negated pages (cross-validated on calib, these four ranked best for both models).
+# The combiner's inputs, in order (research/evaluation/calibrate.py fits one weight per name).
+# Contradiction is not one: it has its own flag and bar, and fitted on 303 calib examples its
+# weight learned that an on-topic window "contradicts" on WiCE, which cost the combined score 2.7
+# points of held WiCE AUC once the model read negated pages (cross-validated on calib, these four
+# ranked best for both models).
 FEATURES = (
     "max_entailment_logit",
     "coverage",

@@ -16,7 +16,7 @@ reads what the steps before it made and never asks them again (issue 38):
   alone, and no rule reads it (issue 39: the rules and the lexical features compare the claim's
   words with the page's, and across languages they share none);
 - the label and its reasons (policy.py): complete / partial / no support (verifiability study),
-  from those readings alone, as `read` and `conclude` split it: scripts/calibrate.py fits the
+  from those readings alone, as `read` and `conclude` split it: research/evaluation/calibrate.py fits the
   thresholds on `read`'s output through the same policy;
 - the quote shown to the reader (evidence.py), and ALCE's recall and precision (alce.py);
 - found elsewhere (`Judge.elsewhere`): support in a page of the answer the statement does not
@@ -90,7 +90,7 @@ __all__ = ["Judge", "StatementReading"]
 @dataclass(frozen=True, slots=True)
 class StatementReading:
     """What the model and the rules read of a statement's cited sources, before any threshold:
-    the policy (policy.py) turns it into verdicts, at run time and in scripts/calibrate.py."""
+    the policy (policy.py) turns it into verdicts, at run time and in research/evaluation/calibrate.py."""
 
     claims: StatementClaims  # the statement's claim and atomic claims, analysed once
     readings: Mapping[str, SourceReading]
@@ -113,7 +113,7 @@ class Judge:
         rules: Callable[[str], RuleBook] = rule_book,
         reader: NLIBackend | None = None,
     ):
-        """`rules` gives a language's rules (meaning.rule_book); scripts/evaluate.py passes books
+        """`rules` gives a language's rules (meaning.rule_book); research/evaluation/evaluate.py passes books
         with a rule left out to measure what it is worth. `reader` is the cascade's reader that
         the model's config names (model.infer.load_reader): its thresholds were fitted through
         it, so a judge without it would decide on the wrong scale."""

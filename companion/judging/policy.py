@@ -3,7 +3,7 @@
 The judge (judge.py) reads: the model's entailment and contradiction on each source's windows, the
 combiner's features (coverage, missing numbers and names), and what the language's rules found
 (meaning.py). Everything here is a pure function of those readings and the model's thresholds,
-and it is the same function at run time and in scripts/calibrate.py, so the calibrated thresholds
+and it is the same function at run time and in research/evaluation/calibrate.py, so the calibrated thresholds
 describe the pipeline that runs.
 
 The rules of the decision (the verifiability study's labels, FActScore's atomic claims; issue 58):
@@ -488,7 +488,7 @@ def atom_score(atom: AtomFacts, combiner: Combiner) -> float:
 def reads(reading: Entailment, t: Thresholds) -> bool:
     """Whether the model reads entailment in its most entailing reading: at the model's floor,
     with that reading's contradiction under the model's ceiling (both fitted as the policy runs,
-    scripts/calibrate.py). "Yeah it's a U.S. territory" against "We own the land, but it's not a
+    research/evaluation/calibrate.py). "Yeah it's a U.S. territory" against "We own the land, but it's not a
     U.S. territory" read 0.07 entailment: over a floor of 0.05, and word coverage did the rest."""
     return reading.entailment >= t.entailment_floor and reading.contradiction < t.contradiction_ceiling
 

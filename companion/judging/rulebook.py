@@ -55,7 +55,7 @@ class RuleBook:
         return next((r for r in self.rules if r.family == family), None)
 
     def without(self, ids: Iterable[str]) -> RuleBook:
-        """This book less the named rules: how a rule's worth is measured (scripts/evaluate.py
+        """This book less the named rules: how a rule's worth is measured (research/evaluation/evaluate.py
         --drop-rule)."""
         dropped = set(ids)
         return dataclasses.replace(self, rules=tuple(r for r in self.rules if r.id not in dropped))

@@ -1,7 +1,7 @@
 """A CiteLens model folder (models/<name>/): what its config.json says, read without loading it.
 
 `config.json` holds the labels in the model's own output order, the max length, the decision
-thresholds and the score combiner (scripts/export_model.py and scripts/calibrate.py write it).
+thresholds and the score combiner (scripts/export_model.py and research/evaluation/calibrate.py write it).
 The judging code needs only this record; companion.model.infer loads the weights themselves.
 """
 
@@ -33,7 +33,7 @@ _KNOWN_LABELS = {"entailment", "neutral", "contradiction"}
 
 @dataclass(frozen=True, slots=True)
 class Thresholds:
-    """Decision thresholds, calibrated on held-out citation data (scripts/calibrate.py)."""
+    """Decision thresholds, calibrated on held-out citation data (research/evaluation/calibrate.py)."""
 
     complete: float = 0.5  # combined score at or above: complete support
     partial: float = 0.25  # combined score at or above (and not complete): partial support
@@ -49,11 +49,11 @@ class Thresholds:
     # The model's best entailment an uncited source needs to be offered as "found elsewhere".
     elsewhere_entailment: float = 0.5
     # Complete support also needs the contradiction on that same most entailing reading under
-    # this (policy.reads): fitted on NLI pairs with contradictions (scripts/calibrate.py); above
+    # this (policy.reads): fitted on NLI pairs with contradictions (research/evaluation/calibrate.py); above
     # 1, off.
     contradiction_ceiling: float = 1.01
     # One on-topic window read as contradiction at or above this vetoes complete support, whatever
-    # the other windows say (policy.conflicting): fitted by scripts/calibrate.py; above 1, off.
+    # the other windows say (policy.conflicting): fitted by research/evaluation/calibrate.py; above 1, off.
     conflict: float = 1.01
     # With a cascade (issue 37), the `contradiction` and `conflict` bars above are on the reader's
     # scale; a window the reader did not re-read keeps the fast model's reading, which is compared
@@ -70,8 +70,9 @@ class Thresholds:
 
 @dataclass(frozen=True, slots=True)
 class LanguageFigure:
-    """How well the model judges one language, measured on a held part (scripts/language_figures.py),
-    beside the floor written before it was measured (issue 39 item 3)."""
+    """How well the model judges one language, measured on a held part
+    (research/evaluation/language_figures.py), beside the floor written before it was measured
+    (issue 39 item 3)."""
 
     figure: float
     floor: float
@@ -116,7 +117,7 @@ class Cascade:
 class Crossed:
     """How the model reads a claim against a page in another language (issue 39): a combiner over
     its best entailment alone and the bars on that combiner's score, fitted on the crossed
-    calibration parts (scripts/language_figures.py --fit-crossed).
+    calibration parts (research/evaluation/language_figures.py --fit-crossed).
 
     The lexical features (coverage, missing names and numbers) count the claim's words found on
     the page; across languages there are none to find, and the same-language weights (coverage's

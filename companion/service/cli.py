@@ -513,7 +513,7 @@ def doctor(settings: Settings) -> int:
             )
     pool.shutdown()
     facts = compute_facts()
-    # AVX2 and later were shown to compute alike (scripts/cpu_agreement.py); SSE-only and ARM
+    # AVX2 and later were shown to compute alike (research/evaluation/cpu_agreement.py); SSE-only and ARM
     # CPUs run other float kernels, never compared.
     alike = facts["int8_kernel"] in ("amx", "avx512-vnni", "avx512", "avx-vnni", "avx2")
     print(

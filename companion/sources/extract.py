@@ -130,7 +130,7 @@ def article_text(html: str, *, title: str = "") -> tuple[str, str]:
     (issue 36 item 3). The rest of the chrome is not dropped before readability: that changed its
     pick on real pages (aclu took in the comments), and cleaning by class names before it once
     lost whole articles, since a wrapper whose class says "share" or "sidebar" often holds the
-    article (scripts/evaluate_extraction.py on Mozilla's test pages: F1 0.911 and 9 of 130 lost).
+    article (research/evaluation/evaluate_extraction.py on Mozilla's test pages: F1 0.911 and 9 of 130 lost).
     """
     html = html.strip()
     if not html:

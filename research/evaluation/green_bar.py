@@ -5,7 +5,7 @@ and reports green's precision and recall on calib and held parts side by side.
         --calib runs/eval/attributionbench.calib.jsonl runs/eval/wice.calib.jsonl \\
         --held runs/eval/attributionbench.held.jsonl runs/eval/wice.held.jsonl [--write]
 
-Each file is a prediction file of scripts/evaluate.py (`--out`), named <set>.<part>.jsonl, beside
+Each file is a prediction file of research/evaluation/evaluate.py (`--out`), named <set>.<part>.jsonl, beside
 the data it read (runs/splits/<set>.<part>.jsonl, or --splits). The bar reads each statement's
 `entailment` (its most entailing reading), its judgment and its reasons (those of
 policy.conflicting keep it from green whatever its reading); the judge that wrote them may

@@ -1,0 +1,1 @@
+"""Training the models, and rebuilding what ships from its recipe."""

@@ -38,7 +38,7 @@ os.environ.setdefault("ONEDNN_PRIMITIVE_CACHE_CAPACITY", "0")
 import torch
 from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
-from scripts.train_nli import NOT_ENTAILED, batches, encode, nli_loss, shuffled_pairs
+from research.training.train_nli import NOT_ENTAILED, batches, encode, nli_loss, shuffled_pairs
 
 LABELS = ("entailment", "neutral", "contradiction")
 Pair = tuple[str, str, int]
@@ -72,13 +72,13 @@ def pairs_of(path: Path, rng: random.Random, limit: int | None) -> list[Pair]:
 
 def make_plan(data: Path, splits: Path, seed: int, epochs: int, batch_size: int) -> list[list[Pair]]:
     """Every batch of every epoch, in order (each epoch the same pairs, shuffled anew)."""
-    from scripts.citation_pairs import citation_pairs, synthetic_pairs
-    from scripts.fever_held import trained_rows
+    from research.data.citation_pairs import citation_pairs, synthetic_pairs
+    from research.data.fever_held import trained_rows
 
     rng = random.Random(seed)
     pairs = [p for name, limit in MIX for p in pairs_of(data / name, rng, limit)]
     # FEVER: only the 8,000 rows the shipped reader read; the rest are its fresh held part
-    # (scripts/fever_held.py), which stays unread.
+    # (research/data/fever_held.py), which stays unread.
     fever = trained_rows(data, 13)
     print(f"[mix] fever_dev_rte (the reader's rows): {len(fever)}", flush=True)
     cited = citation_pairs(splits, rng) + synthetic_pairs(splits, 700, rng)

@@ -329,7 +329,7 @@ def test_a_source_the_fast_model_reads_as_no_support_anywhere_is_left_to_it():
 
 
 def test_the_reader_build_checks_its_readings_against_the_recorded_ones(tmp_path: Path):
-    from scripts import build_reader
+    from research.training import build_reader
 
     state = default_model_dir().parent / "training" / "mpnet8-reader"
     reference = json.loads((state / "reference.json").read_text())

@@ -1,7 +1,7 @@
 """Verdicts do not depend on the page's chrome (issue 36 item 3): metamorphic tests of extraction.
 
 The same article, bare or inside a site's menu, cookie banner, newsletter box, related links,
-share bar and footer (scripts/chrome_pages.py), must give the judge the same sentences in the
+share bar and footer (research/lib/chrome_pages.py), must give the judge the same sentences in the
 same order, contiguous, and none of the chrome. The unrelated paragraph put before and after it
 is real content: it may stay, as sentences of its own, never merged into the article's.
 """
@@ -20,8 +20,8 @@ from companion.records import Document
 from companion.sources.extract import document_from_text, html_to_document
 from companion.text.analysis import analyse
 from companion.text.retrieve import rank_windows
-from scripts.chrome_pages import PLACEMENTS, Chrome, chrome_for, wrap
-from scripts.evaluate_extraction import default_data, read_pages
+from research.evaluation.evaluate_extraction import default_data, read_pages
+from research.lib.chrome_pages import PLACEMENTS, Chrome, chrome_for, wrap
 
 PAGES = Path(__file__).parent.parent / "fixtures" / "pages"
 FIXTURES = sorted(PAGES.glob("*.html"))
@@ -154,14 +154,14 @@ HELD_PAIRS = Path(__file__).resolve().parents[3] / "shared" / "data" / "nli_more
 @pytest.mark.slow
 def test_held_pairs_get_the_same_verdict_bare_and_wrapped():
     """A seeded sample of LingNLI val (MNLI's genres, never trained on), each pair an answer
-    sentence citing a page that holds its premise (scripts/trust_probe.py): the verdict and its
+    sentence citing a page that holds its premise (research/evaluation/trust_probe.py): the verdict and its
     quote are the same bare and inside each placement of a site's chrome. (The score may move a
     little: the unrelated paragraphs are real content, and the page's word statistics count them.)"""
     from companion.judging.judge import Judge
     from companion.model.folder import default_model_dir
     from companion.model.infer import OnnxNLI, load_reader
     from companion.records import Citation, SourceResult, Statement
-    from scripts.trust_probe import URL, page, sample
+    from research.evaluation.trust_probe import URL, page, sample
 
     assert HELD_PAIRS.exists(), f"{HELD_PAIRS} is missing: CI runs with ../shared beside the clone"
     nli = OnnxNLI(default_model_dir())

@@ -21,8 +21,8 @@ from companion.model.infer import OnnxNLI
 from companion.records import Citation, Entailment, SourceResult, StatementJudgment
 from companion.sources.extract import document_from_text
 from companion.text.segment import statements
-from scripts import multilingual_splits
-from scripts.language_figures import fit_crossed, write_crossed
+from research.data import multilingual_splits
+from research.evaluation.language_figures import fit_crossed, write_crossed
 
 from .fakes import ScriptedNLI, fake_model
 

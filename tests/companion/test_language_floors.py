@@ -18,11 +18,11 @@ from companion.model.infer import OnnxNLI
 from companion.records import Citation, Entailment, SourceResult
 from companion.sources.extract import document_from_text
 from companion.text.segment import statements
-from scripts import multilingual_splits
-from scripts.calibrate import collect, labels
-from scripts.datasets import read_rows
-from scripts.evaluate import balanced_accuracy
-from scripts.language_figures import FLOOR, best_complete, held_rows, measure, write
+from research.data import multilingual_splits
+from research.evaluation.calibrate import collect, labels
+from research.evaluation.evaluate import balanced_accuracy
+from research.evaluation.language_figures import FLOOR, best_complete, held_rows, measure, write
+from research.lib.datasets import read_rows
 
 from .fakes import ScriptedNLI, WordNLI, fake_model
 

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_the_judging_code_is_the_one_released_as_this_version():
     assert code_fingerprint(JUDGE_MODULES) == companion.JUDGE_CODE, (
         f"what the companion outputs changed since {companion.__version__} was released: "
-        "run `python scripts/release.py NEXT --note '...'` (docs/releasing.md)"
+        "run `python -m scripts.release NEXT --note '...'` (docs/releasing.md)"
     )
 
 

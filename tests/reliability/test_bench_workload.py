@@ -1,6 +1,6 @@
 """The benchmark's generated workload is what the issue asks for, and the same for every seed run.
 
-scripts/bench.py and scripts/loadtest.py report figures for "an answer of 12 sentences citing 6
+research/bench/bench.py and research/bench/loadtest.py report figures for "an answer of 12 sentences citing 6
 pages of about 2,500 words" (and 40 sentences citing 15 pages): these checks keep that true.
 """
 
@@ -11,7 +11,7 @@ import pytest
 from companion.config import Limits
 from companion.text.segment import statements
 from companion.wire.capture import parse_request
-from scripts.bench_workload import make_workload, page_html
+from research.bench.bench_workload import make_workload, page_html
 
 
 @pytest.mark.parametrize(("name", "pages", "sentences"), [("small", 6, 12), ("large", 15, 40)])

@@ -4,7 +4,7 @@
 // Dead links and uncited sentences are facts of the pipeline and asserted; the model's own
 // verdicts are compared with what each fixture sentence was written to be, the agreement is
 // printed, and it must stay above a floor: a guard against regressions, not a measure of the
-// model's quality (scripts/evaluate.py measures that). A sentence written to be contradicted is
+// model's quality (research/evaluation/evaluate.py measures that). A sentence written to be contradicted is
 // never shown as fully supported, with no tolerance (issue 36 item 5), nor is the myth page's
 // "made of steel", with the page in its site's chrome or bare.
 // Screenshots go to test-artifacts/; click→badge times are printed.

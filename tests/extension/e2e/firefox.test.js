@@ -16,7 +16,7 @@ import { BADGE_LABEL, agreementOf, compareVerdicts, readCard, readOverlay, verdi
 const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url));
 const { fixture, expect } = JSON.parse(readFileSync(path.join(FIXTURES, 'e2e-expectations.json'), 'utf8')).perplexity;
 // How many of the page's judged sentences must get the verdict the fixture was written for: a
-// guard against regressions, not a measure of the model (scripts/evaluate.py). Measured with the
+// guard against regressions, not a measure of the model (research/evaluation/evaluate.py). Measured with the
 // companion of issue 36 item 1, 2026-12-03: 5 of 6, as in Chromium ("The Eiffel Tower is made of
 // steel." is partial, not contradicted; before item 1 all 6 agreed). The floor is that less 1
 // sentence, 4 of 6: less 2 would let half the page go. A sentence written to be contradicted is

@@ -1,0 +1,1 @@
+"""Speed, memory and load of a real companion."""

@@ -1,0 +1,1 @@
+"""Data preparation: the splits, and the pairs training reads."""

@@ -1,0 +1,1 @@
+"""Measuring the judge and the networks: the figures on the cards and in docs/."""
