@@ -15,7 +15,10 @@
    * @property {string} title
    * @property {string} judgment   this source's own verdict on the sentence
    * @property {boolean} irrelevant
-   * @property {string} reason     why it could not be read, when it could not
+   * @property {string} reason     why it was not judged: the language first (not_checked), else why
+   *   it could not be read
+   * @property {string} [alsoUnread]  beside a language reason: why the page could not be read either
+   * @property {boolean} [likely]   it supports the sentence, read with low confidence
    * @property {string} [via]      'browser' when it was read through the reader's browser
    * @property {boolean} [browserMayRead]  unread, but the reader's browser may be let in
    * @property {{text: string, href: string}[]} quotes  what it says for the sentence (its evidence)
@@ -62,8 +65,9 @@
 
   const { t } = CL.i18n;
 
-  /** What one source says about the sentence, in a few words. @param {string} judgment */
-  function verdictWords(judgment) {
+  /** What one source says about the sentence, in a few words. @param {string} judgment @param {boolean} [likely] */
+  function verdictWords(judgment, likely = false) {
+    if (judgment === 'complete_support' && likely) return t('source_likely_supports');
     if (judgment === 'complete_support') return t('source_supports');
     if (judgment === 'partial_support') return t('source_supports_part');
     if (judgment === 'no_support') return t('source_does_not_support');
@@ -122,6 +126,25 @@
     return pool[0].c;
   }
 
+  /**
+   * The card in its column beside the answer, at its badge's height, or the nearest height
+   * that covers nothing in `avoid` (the summary panel may share that margin); null when none.
+   * @param {{left: number, width: number}} column
+   * @param {{top: number}} anchor @param {{width: number, height: number}} size
+   * @param {{width: number, height: number}} viewport
+   * @param {{left: number, right: number, top: number, bottom: number}[]} avoid
+   */
+  function inColumn(column, anchor, size, viewport, avoid) {
+    const wanted = CL.overlay.clampTop(anchor.top, size.height, viewport.height);
+    const tops = [wanted, ...avoid.flatMap((r) => [r.bottom + SPACE, r.top - SPACE - size.height])]
+      .filter((top) => top >= EDGE - 0.5 && top + size.height <= viewport.height - EDGE + 0.5)
+      .sort((a, b) => Math.abs(a - wanted) - Math.abs(b - wanted));
+    const clear = (/** @type {number} */ top) =>
+      !avoid.some((r) => column.left < r.right && r.left < column.left + size.width && top < r.bottom && r.top < top + size.height);
+    const top = tops.find(clear);
+    return top === undefined ? null : { left: column.left, top };
+  }
+
   class Card {
     /**
      * @param {ShadowRoot|Element} layer
@@ -178,6 +201,7 @@
       if (view.kind === 'contradicted') {
         this.add(this.el, 'p', 'note', t('card_contradicted_note'));
       }
+      if (view.kind === 'likely_support') this.add(this.el, 'p', 'note likely', t('card_likely_note'));
       if (elsewhere) this.add(this.el, 'p', 'note elsewhere', t('card_elsewhere_note', CL.overlay.elsewherePhrase(elsewhere)));
       this.addReasons(view, `${headingId}-why`);
       if (!view.sources.length) {
@@ -238,10 +262,11 @@
       const host = CL.overlay.hostOf(source.url);
       this.add(head, 'span', 'source-host', source.title ? `${host} — ${source.title}` : host);
       const why = () => (source.judgment === 'not_checked' ? t('source_not_checked_why', source.reason) : t('source_could_not_be_read_why', source.reason));
-      const verdict = source.reason ? why() : refutes ? t('source_says_otherwise') : verdictWords(source.judgment);
+      const verdict = source.reason ? why() : refutes ? t('source_says_otherwise') : verdictWords(source.judgment, source.likely);
       if (verdict) {
         this.add(box, 'div', '', source.irrelevant ? t('source_not_needed', verdict) : verdict);
       }
+      if (source.alsoUnread) this.add(box, 'div', 'also-unread', t('source_also_unread', source.alsoUnread));
       if (refutes) box.classList.add('refutes');
       if (source.via === 'browser') {
         box.classList.add('via-browser');
@@ -326,7 +351,7 @@
      * margin (a narrow window), near the badge, covering no other badge and as few of the
      * answer's lines as it can (placeCard).
      * @param {DOMRect} anchor  the badge's rectangle (or the link that opened the card)
-     * @param {DOMRect[]} [avoid]  the other badges
+     * @param {DOMRect[]} [avoid]  the other badges and the summary panel
      * @param {CardRoom|null} [room]
      */
     place(anchor, avoid = [], room = null) {
@@ -335,9 +360,7 @@
       const column = room ? CL.overlay.cardColumn(room.margins, room.side) : null;
       this.el.style.width = column ? `${Math.floor(column.width)}px` : '';
       const size = { width: this.el.offsetWidth || (column ? column.width : 420), height: this.el.offsetHeight || 200 };
-      const { left, top } = column
-        ? { left: column.left, top: CL.overlay.clampTop(anchor.top, size.height, viewport.height) }
-        : placeCard(anchor, size, viewport, avoid, room ? room.lines : []);
+      const { left, top } = (column && inColumn(column, anchor, size, viewport, avoid)) || placeCard(anchor, size, viewport, avoid, room ? room.lines : []);
       this.el.style.left = `${Math.round(left)}px`;
       this.el.style.top = `${Math.round(top)}px`;
     }

@@ -79,10 +79,12 @@
     }
 
     /**
-     * @param {{counts: Record<string, number>, contradicted: number, recall?: number,
+     * @param {{counts: Record<string, number>, contradicted?: Record<string, number>, recall?: number,
      *   precision?: number, misplaced?: number, uncitedSupported?: number, warning?: string,
      *   note?: string, browserReadable?: string[], readByBrowser?: number,
      *   over?: {statements: number, citations: number, block_cited: number}}} summary
+     *   counts, contradicted: the sentences per state and, per state, those a source
+     *   contradicts (labels.js tally), so that the parts sum to the sentences;
      *   misplaced, uncitedSupported: the summary line's misplaced_citations and
      *   uncited_but_supported; warning: the results are incomplete; note: something the reader
      *   should know about complete results; browserReadable: the hosts of sources that turned
