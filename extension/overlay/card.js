@@ -78,6 +78,8 @@
 
   const EDGE = 8; // px kept free at the viewport's edges
   const SPACE = 6; // px between the card and its badge
+  // px below which a card squeezed beside the summary would show too little of its quote
+  const CARD_MIN_HEIGHT = 160;
 
   /**
    * Where the card goes: the first of these places that fits in the viewport and covers no
@@ -359,8 +361,20 @@
       const viewport = { width: CL.overlay.viewportRight(this.doc), height: view.innerHeight };
       const column = room ? CL.overlay.cardColumn(room.margins, room.side) : null;
       this.el.style.width = column ? `${Math.floor(column.width)}px` : '';
+      this.el.style.maxHeight = '';
       const size = { width: this.el.offsetWidth || (column ? column.width : 420), height: this.el.offsetHeight || 200 };
-      const { left, top } = (column && inColumn(column, anchor, size, viewport, avoid)) || placeCard(anchor, size, viewport, avoid, room ? room.lines : []);
+      let spot = column && inColumn(column, anchor, size, viewport, avoid);
+      if (column && !spot) {
+        // The summary shares the column: the card takes the room beside it, scrolling inside,
+        // rather than lie over the summary or the answer.
+        const band = CL.overlay.freeBand(column, viewport.height, avoid);
+        if (band.bottom - band.top >= CARD_MIN_HEIGHT) {
+          size.height = Math.min(size.height, band.bottom - band.top);
+          this.el.style.maxHeight = `${Math.floor(size.height)}px`;
+          spot = { left: column.left, top: Math.max(band.top, Math.min(anchor.top, band.bottom - size.height)) };
+        }
+      }
+      const { left, top } = spot || placeCard(anchor, size, viewport, avoid, room ? room.lines : []);
       this.el.style.left = `${Math.round(left)}px`;
       this.el.style.top = `${Math.round(top)}px`;
     }

@@ -71,7 +71,7 @@
    * when neither holds a card.
    * @param {{left: {from: number, to: number}, right: {from: number, to: number}}} margins
    * @param {'left'|'right'} prefer  the badges' side
-   * @returns {{left: number, width: number}|null}
+   * @returns {{side: 'left'|'right', left: number, width: number}|null}
    */
   function cardColumn(margins, prefer) {
     const side = sideFor(margins, prefer, CARD_MIN);
@@ -80,7 +80,40 @@
     if (room < CARD_MIN) return null;
     const width = Math.min(CARD_MAX, room);
     // Next to the answer: the card reads with the sentence it belongs to.
-    return { left: side === 'left' ? m.to - width : m.from, width };
+    return { side, left: side === 'left' ? m.to - width : m.from, width };
+  }
+
+  /**
+   * The summary panel's place, shared with the card's column when only one margin holds either
+   * (issue 60: a card opened over the summary): the panel then keeps to the lower part of that
+   * margin, and the card to the room above it.
+   * @param {{left: {from: number, to: number}, right: {from: number, to: number}}} margins
+   * @param {'left'|'right'} badges  the badges' side
+   */
+  function dockBeside(margins, badges) {
+    const place = dockPanel(margins, badges === 'right' ? 'left' : 'right');
+    const column = cardColumn(margins, badges);
+    return { ...place, shared: !place.collapsed && !!column && column.side === place.side };
+  }
+
+  /**
+   * The tallest stretch of a column, between the viewport's edges, that nothing in `avoid` covers.
+   * @param {{left: number, width: number}} column @param {number} viewportHeight
+   * @param {{left: number, right: number, top: number, bottom: number}[]} avoid
+   * @returns {{top: number, bottom: number}}
+   */
+  function freeBand(column, viewportHeight, avoid) {
+    const cuts = avoid
+      .filter((r) => r.left < column.left + column.width && column.left < r.right)
+      .sort((a, b) => a.top - b.top);
+    let best = { top: EDGE, bottom: EDGE };
+    let from = EDGE;
+    for (const r of [...cuts, { top: viewportHeight - EDGE, bottom: viewportHeight }]) {
+      const to = Math.min(r.top - GAP, viewportHeight - EDGE);
+      if (to - from > best.bottom - best.top) best = { top: from, bottom: to };
+      from = Math.max(from, r.bottom + GAP);
+    }
+    return best;
   }
 
   /**
@@ -108,5 +141,5 @@
     return Math.max(EDGE, Math.min(wanted, viewportHeight - height - EDGE));
   }
 
-  CL.overlay = Object.assign(CL.overlay || {}, { freeMargins, roomBeside, dockPanel, cardColumn, clampTop, DOCK: Object.freeze({ PANEL_MIN, CARD_MIN, EDGE }) });
+  CL.overlay = Object.assign(CL.overlay || {}, { freeMargins, roomBeside, dockPanel, dockBeside, cardColumn, freeBand, clampTop, DOCK: Object.freeze({ PANEL_MIN, CARD_MIN, EDGE }) });
 })((globalThis.CiteLens ??= {}));

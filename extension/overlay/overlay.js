@@ -216,7 +216,7 @@
         this.room = O.roomBeside({ left, right }, gutter, this.badgeRects(null), this.hitRects.flatMap(({ rects }) => rects), O.viewportRight(this.doc));
       }
       // The panel keeps to the side away from the badges, in a margin, or folds to a chip.
-      if (this.statements.size && this.room) this.bar.dock(CL.overlay.dockPanel(this.room.margins, gutter.side === 'right' ? 'left' : 'right'));
+      if (this.statements.size && this.room) this.bar.dock(CL.overlay.dockBeside(this.room.margins, gutter.side));
       if (this.card.open && this.card.index !== null) {
         const badge = this.badges.buttons.get(this.card.index);
         if (badge && !badge.hidden) this.card.place(badge.getBoundingClientRect(), this.avoidRects(badge), this.room);

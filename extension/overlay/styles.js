@@ -87,6 +87,8 @@ ${Object.entries(PALETTE).map(([kind, c]) => `.k-${kind} { background: ${c.backg
 .panel.dock-left { right: auto; left: 16px; }
 /* Docked in a margin beside the answer (dock.js): as tall as the window allows, as wide as the margin. */
 .panel.docked { max-width: none; max-height: calc(100vh - 32px); }
+/* Sharing its margin with the card (dock.js dockBeside): the lower part, the card above it. */
+.panel.docked.shared { max-height: 45vh; }
 .panel .chip { display: flex; flex-wrap: wrap; gap: 2px 8px; align-items: baseline; width: 100%; border: 0; border-radius: 12px; background: none; color: inherit;
   font: inherit; padding: 8px 12px; cursor: pointer; text-align: left; }
 .panel .chip[hidden] { display: none; }

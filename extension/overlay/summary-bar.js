@@ -217,7 +217,8 @@
      * Where the panel goes (dock.js dockPanel): a column in the margin beside the answer, or,
      * with no margin wide enough, a chip in that margin's bottom corner, unfolded only while
      * the reader wants it (it then lies over the page, as they asked).
-     * @param {{side: 'left'|'right', collapsed: boolean, left: number, width: number}} place
+     * @param {{side: 'left'|'right', collapsed: boolean, left: number, width: number, shared?: boolean}} place
+     *   shared: the card opens in this margin too; the panel keeps to its lower part
      */
     dock(place) {
       this.place = place;
@@ -225,6 +226,7 @@
       const style = this.panel.style;
       this.panel.classList.toggle('dock-left', place.side === 'left');
       this.panel.classList.toggle('docked', !place.collapsed);
+      this.panel.classList.toggle('shared', !place.collapsed && !!place.shared);
       this.panel.classList.toggle('collapsed', folded);
       this.chip.hidden = !place.collapsed;
       this.chip.setAttribute('aria-expanded', String(!folded));
