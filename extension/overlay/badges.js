@@ -85,36 +85,42 @@
    * shares its own line; where it would not, beside the badges of that row instead (the cells of
    * a table row end on one line), as an icon; only when the row has no room left does it stack
    * further down. In order of wanted tops (ties in the order given, sentence order).
-   * @param {{top: number, height: number, width: number, line: {top: number, bottom: number}}[]} items
+   * @param {{top: number, height: number, width: number, line: {top: number, bottom: number, left?: number, right?: number}}[]} items
    * @param {number} gap  px between badges
-   * @param {number} room  px the gutter holds beside the answer
+   * @param {number|((row: {left: number, right: number}) => number)} room  px the gutter holds
+   *   beside the answer; or, where the gutter is the window's edge (no margin), the px a row may
+   *   take given its lines' text, which it must not cover
    * @param {number} compactWidth  px of a badge shown as its icon
-   * @returns {{top: number, offset: number, compact: boolean}[]} in the order of `items`;
-   *   offset: px from the gutter's edge
+   * @returns {{top: number, offset: number, compact: boolean, row: number}[]} in the order of
+   *   `items`; offset: px from the row's start; row: which row (rowWidths gives each one's width)
    */
   function packBadges(items, gap, room, compactWidth) {
     const order = items.map((_, i) => i).sort((a, b) => items[a].top - items[b].top || a - b);
     const out = new Array(items.length);
-    /** @type {{top: number, bottom: number, used: number}|null} */
+    /** @type {{top: number, bottom: number, used: number, left: number, right: number}|null} */
     let row = null;
+    let rows = -1;
+    const start = (/** @type {number} */ i, /** @type {number} */ top) => {
+      const { line, height, width } = items[i];
+      out[i] = { top, offset: 0, compact: false, row: ++rows };
+      row = { top, bottom: top + height, used: width, left: line.left ?? Infinity, right: line.right ?? -Infinity };
+    };
     for (const i of order) {
       const item = items[i];
-      const below = row ? row.bottom + gap : -Infinity;
-      const top = Math.max(item.top, below);
-      const sharesLine = top < item.line.bottom - MIN_OVERLAP;
-      if (!row || sharesLine) {
-        out[i] = { top, offset: 0, compact: false };
-        row = { top, bottom: top + item.height, used: item.width };
+      const top = Math.max(item.top, row ? row.bottom + gap : -Infinity);
+      if (!row || top < item.line.bottom - MIN_OVERLAP) {
+        start(i, top);
         continue;
       }
+      const text = { left: Math.min(row.left, item.line.left ?? Infinity), right: Math.max(row.right, item.line.right ?? -Infinity) };
       const besideRow = row.top < item.line.bottom - MIN_OVERLAP && row.bottom > item.line.top + MIN_OVERLAP;
-      if (besideRow && row.used + gap + compactWidth <= room) {
-        out[i] = { top: row.top, offset: row.used + gap, compact: true };
+      if (besideRow && row.used + gap + compactWidth <= (typeof room === 'function' ? room(text) : room)) {
+        out[i] = { top: row.top, offset: row.used + gap, compact: true, row: rows };
         row.used += gap + compactWidth;
+        Object.assign(row, text);
         continue;
       }
-      out[i] = { top, offset: 0, compact: false };
-      row = { top, bottom: top + item.height, used: item.width };
+      start(i, top);
     }
     return out;
   }
@@ -210,7 +216,7 @@
      * overlap each other and stay beside their own lines (packBadges), in the gutter beside the
      * answer's edge; a gutter too narrow for the words gets compact badges, the icon alone (the
      * name still says all).
-     * @param {Map<number, {line: DOMRect|null, clip: {top: number, bottom: number}}>} lines
+     * @param {Map<number, {line: DOMRect|null, clip: {top: number, bottom: number}, block?: Element|null}>} lines
      * @param {{side: 'left'|'right', edge: number, compact?: boolean}} gutter  which side of the
      *   answer, that edge of the answer in viewport pixels, and whether only compact badges fit
      */
@@ -232,20 +238,75 @@
       }
       const room = gutter.side === 'right' ? right - margin - gutter.edge - gap : gutter.edge - gap - margin;
       for (const { button } of placed) if (!compact) this.fit(button, room);
+      // No margin at all (an answer as wide as the window): the badges keep to the window's edge,
+      // and a row of them may reach over the blank end of its lines, never over their words.
+      const edgeBound = room < COMPACT_WIDTH;
+      const rowRoom = edgeBound
+        ? (/** @type {{left: number, right: number}} */ text) => (gutter.side === 'right' ? right - margin - text.right - gap : text.left - gap - margin)
+        : room;
+      const widthOf = (/** @type {HTMLButtonElement} */ b) => b.offsetWidth || (b.classList.contains('compact') ? COMPACT_WIDTH : 100);
       const spots = packBadges(
-        placed.map(({ button, top, line }) => ({ top, line, height: button.offsetHeight || BADGE_HEIGHT, width: button.offsetWidth || 100 })),
+        placed.map(({ button, top, line }) => ({ top, line, height: button.offsetHeight || BADGE_HEIGHT, width: widthOf(button) })),
         STACK_GAP,
-        room,
+        rowRoom,
         COMPACT_WIDTH,
       );
+      placed.forEach(({ button }, i) => spots[i].compact && button.classList.add('compact'));
+      /** @type {number[]} each row's width, its badges side by side */
+      const rows = [];
+      placed.forEach(({ button }, i) => (rows[spots[i].row] = Math.max(rows[spots[i].row] || 0, spots[i].offset + widthOf(button))));
       placed.forEach(({ button }, i) => {
-        if (spots[i].compact) button.classList.add('compact');
-        const width = button.offsetWidth || (spots[i].compact ? COMPACT_WIDTH : 100);
-        let left = gutter.side === 'right' ? gutter.edge + gap + spots[i].offset : gutter.edge - gap - spots[i].offset - width;
-        left = Math.max(margin, Math.min(left, right - width - margin));
-        button.style.left = `${Math.round(left)}px`;
+        const { offset, row } = spots[i];
+        const width = widthOf(button);
+        // A row grows away from the answer; held at the window's edge, it ends there.
+        const from = gutter.side === 'right' ? Math.min(gutter.edge + gap, right - margin - rows[row]) : Math.max(gutter.edge - gap, margin + rows[row]);
+        const left = gutter.side === 'right' ? from + offset : from - offset - width;
+        button.style.left = `${Math.round(Math.max(margin, Math.min(left, right - width - margin)))}px`;
         button.style.top = `${Math.round(spots[i].top)}px`;
       });
+      if (edgeBound) this.intoLineEnds(placed, lines, gutter.side, margin);
+    }
+
+    /**
+     * With no margin, a badge pushed off its own line by the badges above it (more sentences end
+     * on those lines than badges fit beside them) goes to the blank end of its own line instead,
+     * as an icon: over no word, no chip and no other badge (issue 60: badges stood beside nothing
+     * under a deep-research answer's paragraphs and tables).
+     * @param {{button: HTMLButtonElement, line: DOMRect, top: number}[]} placed
+     * @param {Map<number, {block?: Element|null}>} lines
+     * @param {'left'|'right'} side @param {number} margin
+     */
+    intoLineEnds(placed, lines, side, margin) {
+      const right = viewportRight(this.doc);
+      const host = /** @type {Element} */ (this.layer.getRootNode()).host || null;
+      const boxes = new Map(placed.map(({ button }) => [button, button.getBoundingClientRect()]));
+      const overlaps = (/** @type {any} */ a, /** @type {any} */ b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+      const hitTest = typeof this.doc.elementsFromPoint === 'function';
+      for (const { button, line, top } of placed) {
+        const box = /** @type {DOMRect} */ (boxes.get(button));
+        if (box.top < line.bottom - MIN_OVERLAP && box.bottom > line.top + MIN_OVERLAP) continue;
+        const block = lines.get(Number(button.dataset.index))?.block;
+        if (!block || !hitTest) continue;
+        // The page's element at a point beside the line is the block itself, or what holds it:
+        // blank, not a word or a chip of the answer.
+        const blank = (/** @type {number} */ x) => {
+          const hit = this.doc.elementsFromPoint(x, line.top + line.height / 2).find((el) => el !== host);
+          return !hit || hit === block || hit.contains(block);
+        };
+        const step = COMPACT_WIDTH + STACK_GAP;
+        for (let n = 0; ; n++) {
+          const left = side === 'right' ? right - margin - COMPACT_WIDTH - n * step : margin + n * step;
+          if (side === 'right' ? left < line.right + GAP : left + COMPACT_WIDTH > line.left - GAP) break;
+          const spot = { left, right: left + COMPACT_WIDTH, top, bottom: top + BADGE_HEIGHT };
+          if ([...boxes].some(([other, b]) => other !== button && overlaps(spot, b))) continue;
+          if (!blank(left + 1) || !blank(left + COMPACT_WIDTH - 1)) continue;
+          button.classList.add('compact');
+          button.style.left = `${Math.round(left)}px`;
+          button.style.top = `${Math.round(top)}px`;
+          boxes.set(button, /** @type {any} */ (spot));
+          break;
+        }
+      }
     }
 
     /**

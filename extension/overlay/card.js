@@ -76,77 +76,6 @@
     return '';
   }
 
-  const EDGE = 8; // px kept free at the viewport's edges
-  const SPACE = 6; // px between the card and its badge
-  // px below which a card squeezed beside the summary would show too little of its quote
-  const CARD_MIN_HEIGHT = 160;
-
-  /**
-   * Where the card goes: the first of these places that fits in the viewport and covers no
-   * other badge: below the badge or above it, moved off the badges' column towards the answer;
-   * then below or above, aligned with the badge; then beside it, outwards. When every place
-   * covers some badge, the one that covers the least.
-   * @param {{left: number, right: number, top: number, bottom: number}} anchor  the badge
-   * @param {{width: number, height: number}} size  the card's
-   * @param {{width: number, height: number}} viewport
-   * @param {{left: number, right: number, top: number, bottom: number}[]} avoid  other badges
-   * @param {{left: number, right: number, top: number, bottom: number}[]} [text]  the answer's
-   *   line boxes: among places that cover no badge, the one that covers least of them
-   * @returns {{left: number, top: number}}
-   */
-  function placeCard(anchor, size, viewport, avoid, text = []) {
-    const { width, height } = size;
-    const clampX = (/** @type {number} */ x) => Math.max(EDGE, Math.min(x, viewport.width - width - EDGE));
-    const clampY = (/** @type {number} */ y) => Math.max(EDGE, Math.min(y, viewport.height - height - EDGE));
-    // The badges' column is on the side of the badge away from the answer: the side with more room.
-    const inwardLeft = anchor.left - SPACE - width >= EDGE;
-    const inwardRight = anchor.right + SPACE + width <= viewport.width - EDGE;
-    const inward = anchor.left > viewport.width - anchor.right ? (inwardLeft ? anchor.left - SPACE - width : null) : inwardRight ? anchor.right + SPACE : null;
-    const aligned = anchor.left > viewport.width - anchor.right ? anchor.right - width : anchor.left;
-    const below = anchor.bottom + SPACE;
-    const above = anchor.top - SPACE - height;
-    const candidates = [];
-    if (inward !== null) candidates.push({ left: inward, top: below }, { left: inward, top: above }, { left: inward, top: clampY(anchor.top) });
-    candidates.push({ left: clampX(aligned), top: below }, { left: clampX(aligned), top: above });
-    const outward = anchor.left > viewport.width - anchor.right ? anchor.right + SPACE : anchor.left - SPACE - width;
-    candidates.push({ left: outward, top: clampY(anchor.top) });
-    const fits = (/** @type {{left: number, top: number}} */ c) =>
-      c.left >= EDGE - 0.5 && c.top >= EDGE - 0.5 && c.left + width <= viewport.width - EDGE + 0.5 && c.top + height <= viewport.height - EDGE + 0.5;
-    const area = (/** @type {{left: number, top: number}} */ c, /** @type {typeof avoid} */ rects) =>
-      rects.reduce((sum, r) => {
-        const w = Math.min(c.left + width, r.right) - Math.max(c.left, r.left);
-        const h = Math.min(c.top + height, r.bottom) - Math.max(c.top, r.top);
-        return sum + (w > 0 && h > 0 ? w * h : 0);
-      }, 0);
-    const inView = candidates.filter(fits);
-    const clear = inView.find((c) => area(c, avoid) === 0 && area(c, text) === 0);
-    if (clear) return clear;
-    // Other badges first (a card over one hides a verdict), then the answer's words.
-    const pool = (inView.length ? inView : candidates.map((c) => ({ left: clampX(c.left), top: clampY(c.top) })))
-      .map((c, i) => ({ c, i, badges: area(c, avoid), words: area(c, text) }));
-    pool.sort((a, b) => a.badges - b.badges || a.words - b.words || a.i - b.i);
-    return pool[0].c;
-  }
-
-  /**
-   * The card in its column beside the answer, at its badge's height, or the nearest height
-   * that covers nothing in `avoid` (the summary panel may share that margin); null when none.
-   * @param {{left: number, width: number}} column
-   * @param {{top: number}} anchor @param {{width: number, height: number}} size
-   * @param {{width: number, height: number}} viewport
-   * @param {{left: number, right: number, top: number, bottom: number}[]} avoid
-   */
-  function inColumn(column, anchor, size, viewport, avoid) {
-    const wanted = CL.overlay.clampTop(anchor.top, size.height, viewport.height);
-    const tops = [wanted, ...avoid.flatMap((r) => [r.bottom + SPACE, r.top - SPACE - size.height])]
-      .filter((top) => top >= EDGE - 0.5 && top + size.height <= viewport.height - EDGE + 0.5)
-      .sort((a, b) => Math.abs(a - wanted) - Math.abs(b - wanted));
-    const clear = (/** @type {number} */ top) =>
-      !avoid.some((r) => column.left < r.right && r.left < column.left + size.width && top < r.bottom && r.top < top + size.height);
-    const top = tops.find(clear);
-    return top === undefined ? null : { left: column.left, top };
-  }
-
   class Card {
     /**
      * @param {ShadowRoot|Element} layer
@@ -363,18 +292,18 @@
       this.el.style.width = column ? `${Math.floor(column.width)}px` : '';
       this.el.style.maxHeight = '';
       const size = { width: this.el.offsetWidth || (column ? column.width : 420), height: this.el.offsetHeight || 200 };
-      let spot = column && inColumn(column, anchor, size, viewport, avoid);
+      let spot = column && CL.overlay.inColumn(column, anchor, size, viewport, avoid);
       if (column && !spot) {
         // The summary shares the column: the card takes the room beside it, scrolling inside,
         // rather than lie over the summary or the answer.
         const band = CL.overlay.freeBand(column, viewport.height, avoid);
-        if (band.bottom - band.top >= CARD_MIN_HEIGHT) {
+        if (band.bottom - band.top >= CL.overlay.DOCK.CARD_MIN_HEIGHT) {
           size.height = Math.min(size.height, band.bottom - band.top);
           this.el.style.maxHeight = `${Math.floor(size.height)}px`;
           spot = { left: column.left, top: Math.max(band.top, Math.min(anchor.top, band.bottom - size.height)) };
         }
       }
-      const { left, top } = spot || placeCard(anchor, size, viewport, avoid, room ? room.lines : []);
+      const { left, top } = spot || CL.overlay.placeCard(anchor, size, viewport, avoid, room ? room.lines : []);
       this.el.style.left = `${Math.round(left)}px`;
       this.el.style.top = `${Math.round(top)}px`;
     }
@@ -402,5 +331,5 @@
     }
   }
 
-  CL.overlay = Object.assign(CL.overlay || {}, { Card, placeCard });
+  CL.overlay = Object.assign(CL.overlay || {}, { Card });
 })((globalThis.CiteLens ??= {}));

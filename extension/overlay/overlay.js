@@ -190,7 +190,8 @@
       for (const [index, { ranges }] of this.statements) {
         const rects = ranges.flatMap((range) => [...range.getClientRects()]).filter((r) => r.width > 0);
         const clip = ranges.length ? CL.overlay.clipOf(ranges[0]) : { top: 0, bottom: 0 };
-        const line = rects.length ? CL.overlay.shownLine(rects, CL.overlay.blockOf(ranges[0], blockOf), clip, this.host) : null;
+        const block = rects.length ? CL.overlay.blockOf(ranges[0], blockOf) : null;
+        const line = block ? CL.overlay.shownLine(rects, block, clip, this.host) : null;
         // Hovering opens a card only over words the reader sees: a folded sentence's boxes lie
         // under the page's next section.
         if (line) this.hitRects.push({ index, rects: rects.filter((r) => r.bottom > clip.top && r.top < clip.bottom) });
@@ -198,14 +199,13 @@
           for (const r of rects) right = Math.max(right, r.right);
           // The gutter starts past the sentence's block, not its last word: chips and markers
           // after the words must stay uncovered.
-          const block = CL.overlay.blockOf(ranges[0], blockOf);
-          let box = blocks.get(block);
-          if (!box) blocks.set(block, (box = block.getBoundingClientRect()));
+          let box = blocks.get(/** @type {Element} */ (block));
+          if (!box) blocks.set(/** @type {Element} */ (block), (box = /** @type {Element} */ (block).getBoundingClientRect()));
           if (left === Infinity) rtl = CL.overlay.directionOf(ranges[0]) === 'rtl';
           right = Math.max(right, box.right);
           left = Math.min(left, box.left);
         }
-        lines.set(index, { line, clip });
+        lines.set(index, { line, clip, block });
       }
       this.shown = new Set([...lines].filter(([, l]) => l.line).map(([i]) => i));
       const points = [...lines.values()].filter((l) => l.line).map(({ line }) => ({ x: line.left + line.width / 2, y: line.top + line.height / 2 }));

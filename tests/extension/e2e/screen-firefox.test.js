@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { launchFirefox, pasteToken } from '../helpers/firefox.js';
 import { afterLayout, layoutPasses, waitForResults } from '../helpers/overlay.js';
 import { readScreen, screenProblems } from '../helpers/screen.js';
+import { answerRegion, badgePlacement, pressUntilOverlay, realPages, scrollToMarked } from '../helpers/real-pages.js';
 import { SCREEN_PAGES, SCREENS, foldState, screenVerdict } from '../helpers/screen-pages.js';
 import { startSites } from '../helpers/sites.js';
 import { sentencesOf, startStubCompanion } from '../helpers/stub-companion.js';
@@ -82,4 +83,38 @@ for (const { name, fixture, answer, fold } of SCREEN_PAGES) {
       }
     });
   }
+}
+
+// The real saved engine pages at their engine's address, with the stand-in verdicts: placement
+// only, as in e2e/screen.test.js.
+for (const realPage of realPages()) {
+  test(`Firefox, real page ${realPage.id}: every visible badge beside a visible sentence, inside the answer's box`, async () => {
+    const html = realPage.html();
+    const page = await firefox.browser.newPage();
+    try {
+      await page.setRequestInterception(true);
+      page.on('request', (request) =>
+        request.url() === realPage.url ? request.respond({ status: 200, contentType: 'text/html; charset=utf-8', body: html }) : request.abort(),
+      );
+      const { width, height } = SCREENS[0];
+      await page.setViewport({ width, height });
+      await page.goto(realPage.url);
+      const clicked = await pressUntilOverlay(page, () => firefox.click(page));
+      await waitForResults(page, clicked);
+      for (const where of [0, 0.5]) {
+        assert.ok(await page.evaluate(scrollToMarked, where), 'no sentence marked');
+        await layoutNow(page);
+        const placed = await page.evaluate(badgePlacement, answerRegion(realPage));
+        const label = `${width}×${height}, scrolled to the sentence at ${where}`;
+        await page.screenshot({ path: path.join(ARTIFACTS, `screen-firefox-real-${realPage.id.replace(/\//g, '--')}-${width}-${where}.png`) });
+        console.log(`# firefox real ${realPage.id} ${label}: ${placed.shown} of ${placed.badges} badges in view`);
+        assert.ok(placed.shown >= 1, `${label}: no badge in view`);
+        assert.deepEqual(placed.besideNothing, [], `${label}: visible badges beside no visible sentence`);
+        assert.deepEqual(placed.outsideBox, [], `${label}: visible badges outside the answer's box`);
+        assert.deepEqual(placed.outside, [], `${label}: badges outside the answer`);
+      }
+    } finally {
+      await page.close();
+    }
+  });
 }

@@ -14,6 +14,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchChromium } from '../helpers/chromium.js';
+import { answerRegion, badgePlacement, pressUntilOverlay, realPages, scrollToMarked } from '../helpers/real-pages.js';
 import { layoutNow, waitForResults } from '../helpers/overlay.js';
 import { openCard, readScreen, screenProblems } from '../helpers/screen.js';
 import { startSites } from '../helpers/sites.js';
@@ -110,3 +111,40 @@ test('Chromium: the same folded AI Overview page gives the same badges every tim
   assert.ok(runs[0].text.includes('It became a World Heritage Area in 1981.'), runs[0].text);
   for (const other of runs.slice(1)) assert.deepEqual(other, runs[0]);
 });
+
+// The real saved engine pages (../shared/data/ai-pages/), served at their engine's address, with
+// the stand-in verdicts: placement only (issue 60 measured 5 badges in the gutter under a table of
+// a Perplexity deep-research answer). Every visible badge beside a visible line of the answer and
+// inside its box, at both window sizes.
+for (const realPage of realPages()) {
+  test(`Chromium, real page ${realPage.id}: every visible badge beside a visible sentence, inside the answer's box`, async () => {
+    const html = realPage.html();
+    const page = await browser.context.newPage();
+    try {
+      await page.route('**/*', (route) =>
+        route.request().url() === realPage.url ? route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }) : route.abort(),
+      );
+      for (const { width, height } of SCREENS) {
+        await page.setViewportSize({ width, height });
+        await page.goto(realPage.url);
+        const clicked = await pressUntilOverlay(page, () => browser.click(page));
+        await waitForResults(page, clicked);
+        // At the answer's first sentence and at its middle one (deep-research tables lie there).
+        for (const where of [0, 0.5]) {
+          assert.ok(await page.evaluate(scrollToMarked, where), 'no sentence marked');
+          await layoutNow(page);
+          const placed = await page.evaluate(badgePlacement, answerRegion(realPage));
+          const label = `${width}×${height}, scrolled to the sentence at ${where}`;
+          await page.screenshot({ path: path.join(ARTIFACTS, `screen-chromium-real-${realPage.id.replace(/\//g, '--')}-${width}-${where}.png`) });
+          console.log(`# chromium real ${realPage.id} ${label}: ${placed.shown} of ${placed.badges} badges in view`);
+          assert.ok(placed.shown >= 1, `${label}: no badge in view`);
+          assert.deepEqual(placed.besideNothing, [], `${label}: visible badges beside no visible sentence`);
+          assert.deepEqual(placed.outsideBox, [], `${label}: visible badges outside the answer's box`);
+          assert.deepEqual(placed.outside, [], `${label}: badges outside the answer`);
+        }
+      }
+    } finally {
+      await page.close();
+    }
+  });
+}

@@ -22,7 +22,12 @@ export function readScreen({ answer: answerSelector, sentences }) {
   const pageAt = (x, y) => document.elementsFromPoint(x, y).find((el) => el !== host) || null;
 
   // The answer's text as line boxes, each marked shown when the page shows it there (not folded
-  // away, not under something else): its own element is what the page has at its middle.
+  // away, not under something else): what the page has at its middle is of the text's own block.
+  const blockOf = (node) => {
+    let el = node.parentElement;
+    while (el.parentElement && getComputedStyle(el).display.startsWith('inline')) el = el.parentElement;
+    return el;
+  };
   const lines = [];
   const walker = document.createTreeWalker(answer, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -31,8 +36,12 @@ export function readScreen({ answer: answerSelector, sentences }) {
     range.selectNodeContents(node);
     for (const r of range.getClientRects()) {
       if (r.width < 1 || r.bottom <= 0 || r.top >= height || r.right <= 0 || r.left >= width) continue;
-      const hit = pageAt(Math.min(Math.max(r.left + Math.min(r.width / 2, 6), 0), width - 1), r.top + r.height / 2);
-      lines.push({ box: box(r), shown: !!hit && node.parentElement.contains(hit), text: node.data.trim().slice(0, 40) });
+      // At its start, middle and end: a line partly under something else still shows.
+      const shown = [r.left + 6, r.left + r.width / 2, r.right - 6].some((x) => {
+        const hit = pageAt(Math.min(Math.max(x, 0), width - 1), r.top + r.height / 2);
+        return !!hit && blockOf(node).contains(hit);
+      });
+      lines.push({ box: box(r), shown, text: node.data.trim().slice(0, 40) });
     }
   }
 

@@ -126,14 +126,19 @@ test('dock: the panel and the card go into the margins beside the answer, past i
   assert.deepEqual(plain(panel), { side: 'left', collapsed: false, left: 8, width: 362 });
   assert.ok(panel.left + panel.width <= 380, 'left of the answer');
   // The badges' side has no room for the card: the other margin, next to the answer.
-  assert.deepEqual(plain(O.cardColumn(wide, 'right')), { left: 8, width: 362 });
+  assert.deepEqual(plain(O.cardColumn(wide, 'right')), { side: 'left', left: 8, width: 362 });
+  // That is the panel's margin too: the panel keeps to its lower part (issue 60: a card opened
+  // over the summary), and the card gets the tallest stretch the panel leaves free.
+  assert.equal(O.dockBeside(wide, 'right').shared, true);
+  assert.equal(O.dockBeside(O.freeMargins({ left: 380, right: 900 }, { left: 900, right: 1040 }, 1700), 'right').shared, false);
+  assert.deepEqual(plain(O.freeBand({ left: 8, width: 362 }, 800, [rect(8, 440, 362, 344), rect(1110, 300, 90, 22)])), { top: 8, bottom: 430 });
   // 800 px: 214 px on the left, nothing right of the compact badges: a chip, and no column.
   const narrow = O.freeMargins({ left: 224, right: 776 }, { left: 776, right: 800 }, 800);
   assert.equal(O.dockPanel(narrow, 'left').collapsed, true);
   assert.equal(O.cardColumn(narrow, 'right'), null);
   // A wide window with room on the badges' side: the card goes there (the pointer's shortest way).
   const roomy = O.freeMargins({ left: 500, right: 1200 }, { left: 1200, right: 1350 }, 1920);
-  assert.deepEqual(plain(O.cardColumn(roomy, 'right')), { left: 1360, width: 420 });
+  assert.deepEqual(plain(O.cardColumn(roomy, 'right')), { side: 'right', left: 1360, width: 420 });
   assert.equal(O.dockPanel(roomy, 'left').side, 'left');
 });
 
