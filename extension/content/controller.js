@@ -152,11 +152,7 @@
      * unchecked for their language, which no page read anywhere would get judged (issue 60).
      */
     browserReadable() {
-      const wanted = new Set();
-      for (const line of this.lines.values()) {
-        for (const pc of line.per_citation || []) if (pc.judgment === 'inaccessible') wanted.add(pc.url);
-      }
-      return CL.browserRead.browserReadable(this.sources.values()).filter((/** @type {string} */ u) => wanted.has(u));
+      return CL.browserRead.browserReadable(this.sources.values(), this.lines.values());
     }
 
     scheduleReanchor() {

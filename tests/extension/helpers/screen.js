@@ -167,16 +167,19 @@ export function screenProblems(m, sentences) {
 
 /**
  * Whether the summary's counts add up (issue 60 item 2): "3 of 8 sentences fully supported ·
- * 1 partly · 2 not supported, 1 of them contradicted · …": the first figure of each part sums
- * to the total the first part names, which is the number of sentences shown. '' when they do.
+ * 1 partly · 2 not supported, 1 of them contradicted · …" (or the French "Phrases entièrement
+ * soutenues : 3 sur 8 · …"): the first part names the fully supported and the total, each other
+ * part starts with its count, and those sum to the total, which is the number of sentences
+ * shown. A figure after the first in a part ("1 of them contradicted") is part of that count.
+ * '' when they add up.
  * @param {string} counts  the summary's counts line @param {number} sentences
  */
 export function countsProblem(counts, sentences) {
-  const parts = counts.split(' · ');
-  const total = /^\d+ of (\d+) sentences?/.exec(parts[0]);
-  if (!total) return `the summary's counts "${counts}" name no total`;
-  const sum = parts.reduce((n, p) => n + Number(/^(\d+)/.exec(p)?.[1] ?? NaN), 0);
-  if (Number(total[1]) !== sentences) return `the summary's counts "${counts}" are of ${total[1]} sentences, ${sentences} are shown`;
+  const [first, ...rest] = counts.split(' · ');
+  const [supported, total] = (first.match(/\d+/g) || []).map(Number);
+  if (total === undefined) return `the summary's counts "${counts}" name no total`;
+  const sum = supported + rest.reduce((n, p) => n + Number(/^\s*(\d+)/.exec(p)?.[1] ?? NaN), 0);
+  if (total !== sentences) return `the summary's counts "${counts}" are of ${total} sentences, ${sentences} are shown`;
   if (sum !== sentences) return `the summary's counts "${counts}" add up to ${sum}, not ${sentences}`;
   return '';
 }
