@@ -32,7 +32,7 @@ from typing import Any, Final, NamedTuple, TextIO
 
 import numpy as np
 
-from .words import counted, quote_label, why_words
+from .words import counted, is_likely, quote_label, why_words
 
 __all__ = [
     "BOOTSTRAP_RESAMPLES",
@@ -56,9 +56,21 @@ _BLOCK: Final = 64
 # Answers listed under one figure; past it the list says how many more, and cards.jsonl has them.
 LIST_LIMIT: Final = 1000
 
-_SUPPORT = ("complete_support", "partial_support", "no_support", "inaccessible", "not_checked", "no_citation")
+# "likely_supported" is complete support the model read with low confidence (api.md
+# `confidence`): counted apart from "fully supported", so that the parts still sum to the
+# statements, and reported as a share of its own.
+_SUPPORT = (
+    "complete_support",
+    "likely_supported",
+    "partial_support",
+    "no_support",
+    "inaccessible",
+    "not_checked",
+    "no_citation",
+)
 _LABELS = {
     "complete_support": "fully supported",
+    "likely_supported": "likely supported (check the quote)",
     "partial_support": "partly supported",
     "no_support": "not supported",
     "contradicted": "contradicted",
@@ -71,6 +83,7 @@ _LABELS = {
 }
 _COLOURS = {
     "complete_support": "#2e7d32",
+    "likely_supported": "#0e7490",
     "partial_support": "#f9a825",
     "no_support": "#c62828",
     "contradicted": "#6a1b9a",
@@ -100,12 +113,14 @@ class Cited(NamedTuple):
 
 
 class Line(NamedTuple):
-    """One statement of an answer, in answer order."""
+    """One statement of an answer, in answer order; `likely`: complete support read with low
+    confidence (words.is_likely)."""
 
     judgment: str
     contradicted: bool
     text: str
     cited: tuple[Cited, ...] = ()
+    likely: bool = False
 
 
 def _line(statement: dict[str, Any]) -> Line:
@@ -120,7 +135,13 @@ def _line(statement: dict[str, Any]) -> Line:
                 why_words(pc),
             )
         )
-    return Line(statement["judgment"], bool(statement["contradicted"]), statement["text"], tuple(cited))
+    return Line(
+        statement["judgment"],
+        bool(statement["contradicted"]),
+        statement["text"],
+        tuple(cited),
+        is_likely(statement),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +163,9 @@ class AnswerFigures:
     alce_citations: int  # precision's denominator (computed_over.citations)
     alce_precise: int  # citations of supported statements that are not irrelevant
     reasons: dict[str, int]  # inaccessible sources by reason_category
+    # Complete support read with low confidence; part of counts["complete_support"]. 0 in a journal
+    # written before confidence existed (from_json), as for an older companion's results.
+    likely: int = 0
     # Per statement in answer order, for the answer's entry.
     lines: list[Line] = field(default_factory=list)
     # (url, reason) of each source that could not be read, for the table of reasons.
@@ -184,6 +208,7 @@ class AnswerFigures:
                 and not pc["irrelevant"]
             ),
             reasons=reasons,
+            likely=sum(is_likely(s) for s in statements),
             lines=[_line(s) for s in statements],
             inaccessible=inaccessible,
         )
@@ -198,7 +223,13 @@ class AnswerFigures:
         raw = json.loads(text)
         raw["lines"] = (
             [
-                Line(j, c, t, tuple(Cited(*x) for x in (rest[0] if rest else ())))
+                Line(
+                    j,
+                    c,
+                    t,
+                    tuple(Cited(*x) for x in (rest[0] if rest else ())),
+                    bool(rest[1]) if len(rest) > 1 else False,
+                )
                 for j, c, t, *rest in raw["lines"]
             ]
             if lines
@@ -219,6 +250,10 @@ class Measure:
 
 def _measures(judgments: Sequence[str], reasons: Sequence[str]) -> list[Measure]:
     def count(key: str) -> Callable[[AnswerFigures], int]:
+        if key == "complete_support":  # the sure ones: the likely are a measure of their own
+            return lambda a: a.counts.get(key, 0) - a.likely
+        if key == "likely_supported":
+            return lambda a: a.likely
         return lambda a: a.counts.get(key, 0)
 
     def statements(a: AnswerFigures) -> int:
@@ -300,7 +335,9 @@ class Group:
 
     @property
     def name(self) -> str:
-        return f"{self.engine} · {self.language or '?'}" if self.by == "engine, language" else self.engine
+        # "?" means a sentence without citation, in the report as in the terminal and the overlay.
+        language = self.language or "language unknown"
+        return f"{self.engine} · {language}" if self.by == "engine, language" else self.engine
 
 
 def compute_groups(
@@ -449,6 +486,7 @@ def _fmt(value: float | None) -> str:
 
 _TABLE_MEASURES = (
     "complete_support",
+    "likely_supported",
     "partial_support",
     "no_support",
     "contradicted",
@@ -752,18 +790,23 @@ def _behind(out: TextIO, g: Group, f: Figure) -> None:
 
 
 def _answer(out: TextIO, a: AnswerFigures) -> None:
-    counts = ", ".join(f"{n} {_LABELS.get(k, k)}" for k, n in a.counts.items() if n)
+    shown = dict(a.counts)
+    shown["complete_support"] = shown.get("complete_support", 0) - a.likely
+    shown["likely_supported"] = a.likely
+    order = [k for k in _SUPPORT if k in shown] + [k for k in shown if k not in _SUPPORT]
+    counts = ", ".join(f"{shown[k]} {_LABELS.get(k, k)}" for k in order if shown[k])
     out.write(
         f"<div class='answer' id='a-{a.ordinal}'><p><b>Answer {a.ordinal}</b> · {_e(a.engine)} · "
-        f"{_e(a.language or '?')} · <span class='note'>{_e(a.origin)}</span></p>"
+        f"{_e(a.language or 'language unknown')} · <span class='note'>{_e(a.origin)}</span></p>"
         f"<p>{_e(a.query) or '<i>no query</i>'} — {_link(a.url)}</p>"
         f"<p class='note'>{_e(counts)}; recall {a.alce_supported} of {a.alce_statements}, precision "
         f"{a.alce_precise} of {a.alce_citations}</p><ol>"
     )
     for line in a.lines:
-        badge = _LABELS.get(line.judgment, line.judgment) + (", contradicted" if line.contradicted else "")
+        state = "likely_supported" if line.likely else line.judgment
+        badge = _LABELS.get(state, state) + (", contradicted" if line.contradicted else "")
         out.write(
-            f"<li><span class='j' style='background:{_COLOURS.get(line.judgment, '#999')}'>{_e(badge)}</span>"
+            f"<li><span class='j' style='background:{_COLOURS.get(state, '#999')}'>{_e(badge)}</span>"
             f"{_e(line.text)}"
         )
         if line.cited:

@@ -11,7 +11,16 @@ from typing import Any
 
 from ..text.language import NAMES
 
-__all__ = ["counted", "language_names", "quote_label", "reasons_in_words", "why_words"]
+__all__ = [
+    "counted",
+    "counts_in_words",
+    "is_likely",
+    "language_names",
+    "quote_label",
+    "reasons_in_words",
+    "shown_state",
+    "why_words",
+]
 
 # The reason ids of docs/api.md in words, as the overlay card says them (extension/_locales).
 _REASON_WORDS = {
@@ -41,6 +50,54 @@ _RULE_WORDS = {
     },
 }
 _SUPPORTS = frozenset({"complete_support", "partial_support"})
+
+
+def is_likely(judged: Mapping[str, Any]) -> bool:
+    """Complete support the model read with low confidence (api.md `confidence`): its own state,
+    "likely supported: check the quote", never shown as the plain green of a sure one. A
+    judgment without `confidence` (an older companion) reads as high."""
+    return judged.get("judgment") == "complete_support" and judged.get("confidence") == "low"
+
+
+def shown_state(statement: Mapping[str, Any]) -> str:
+    """The state a reader is shown for a statement: its judgment, or "likely_support"."""
+    return "likely_support" if is_likely(statement) else str(statement["judgment"])
+
+
+# The summary's parts in the order they are said, each with its words.
+_PARTS = (
+    ("likely_support", "likely supported (check the quote)"),
+    ("partial_support", "partly"),
+    ("no_support", "not supported"),
+    ("inaccessible", "inaccessible"),
+    ("not_checked", "not checked (language)"),
+    ("no_citation", "without citation"),
+)
+
+
+def counts_in_words(statements: Iterable[Mapping[str, Any]]) -> str:
+    """ "3 of 8 statements fully supported · 1 likely supported (check the quote) · 2 not
+    supported, 1 of them contradicted · 1 without citation": the parts sum to the statements
+    (issue 60). A contradicted statement is counted once, in its judgment, and said among them."""
+    states: dict[str, int] = {}
+    contradicted: dict[str, int] = {}
+    total = 0
+    for s in statements:
+        total += 1
+        state = shown_state(s)
+        states[state] = states.get(state, 0) + 1
+        if s.get("contradicted"):
+            contradicted[state] = contradicted.get(state, 0) + 1
+    parts = [f"{states.get('complete_support', 0)} of {counted(total, 'statement')} fully supported"]
+    if contradicted.get("complete_support"):
+        parts[0] += f", {contradicted['complete_support']} of them contradicted"
+    for state, words in _PARTS:
+        if states.get(state):
+            against = contradicted.get(state, 0)
+            parts.append(
+                f"{states[state]} {words}" + (f", {against} of them contradicted" if against else "")
+            )
+    return " · ".join(parts)
 
 
 def counted(n: int, noun: str, plural: str = "") -> str:

@@ -20,6 +20,7 @@ import logging
 import socket
 import stat
 import sys
+import textwrap
 import threading
 from concurrent.futures import Executor
 from importlib import resources
@@ -30,7 +31,15 @@ from aiohttp import web
 
 from .. import __version__
 from ..batch.run import BatchOptions, run_batch
-from ..batch.words import counted, language_names, quote_label, reasons_in_words
+from ..batch.words import (
+    counted,
+    counts_in_words,
+    is_likely,
+    language_names,
+    quote_label,
+    reasons_in_words,
+    shown_state,
+)
 from ..config import DEFAULT_PORT, Settings, config_dir
 from ..errors import CiteLensError, RequestInvalid
 from ..judging.judges import model_dirs
@@ -49,14 +58,21 @@ from .server import PAIRINGS, make_app
 
 __all__ = ["main"]
 
+# The overlay's icons (extension/overlay/labels.js), each with one meaning: "?" is a sentence
+# that cites nothing, in the terminal as on the page (issue 60).
 _MARKS = {
     "complete_support": "✓ complete support",
+    "likely_support": "≈ likely supported: check the quote",
     "partial_support": "◐ partial support",
     "no_support": "✗ no support",
-    "inaccessible": "? inaccessible",
+    "inaccessible": "⊘ inaccessible",
     "not_checked": "– not checked",
-    "no_citation": "· no citation",
+    "no_citation": "? no citation",
 }
+# Verdicts a model reached by reading a source: only these have a score worth printing.
+_SCORED = frozenset({"complete_support", "partial_support", "no_support"})
+# Lines of `citelens doctor` and the like are wrapped here, continued under their first word.
+_WIDTH = 100
 
 
 # A pair each model must read as entailment, in a language it was trained on.
@@ -64,6 +80,26 @@ _PROBES = {
     "en": ("The cat sat on the mat.", "A cat is sitting."),
     "fr": ("Le chat est assis sur le tapis.", "Un chat est assis."),
 }
+
+
+def _port(*, any_free: bool) -> Any:
+    """An argparse type for --port: a TCP port, said in one line when it is not one (a traceback
+    from deep in asyncio before). `any_free`: 0 asks the system for a free port."""
+    low = 0 if any_free else 1
+
+    def port(value: str) -> int:
+        try:
+            number = int(value)
+        except ValueError:
+            number = -1
+        if not low <= number <= 65535:
+            anyone = " (or 0 for any free port)" if any_free else ""
+            raise argparse.ArgumentTypeError(
+                f"{value!r} is not a port: give a number from 1 to 65535{anyone}"
+            )
+        return number
+
+    return port
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -80,21 +116,33 @@ def _settings(args: argparse.Namespace) -> Settings:
 # --- serve -------------------------------------------------------------------------------------
 
 
+def _listen(settings: Settings) -> socket.socket:
+    """The listening socket, bound before the models load: a taken port is said at once, and
+    `--port 0` learns the port it got, which the Host check, the pairing hint and the address
+    printed all need."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.bind((settings.host, settings.port))
+    except OSError as exc:
+        sock.close()
+        raise SystemExit(
+            f"cannot listen on {settings.host}:{settings.port} ({exc.strerror}): is another companion "
+            f"running? Stop it, or start this one with --port and set that address in the extension."
+        ) from None
+    sock.listen(128)
+    sock.setblocking(False)
+    return sock
+
+
 async def _serve(settings: Settings) -> None:
     token = load_or_create_token(settings.token_path)
+    sock = _listen(settings)
+    settings = dataclasses.replace(settings, port=int(sock.getsockname()[1]))
     async with Runtime(settings) as runtime:
         app = make_app(runtime, token, announce=lambda line: print(line, flush=True))
         runner = web.AppRunner(app, access_log=None, handle_signals=True)
         await runner.setup()
-        site = web.TCPSite(runner, settings.host, settings.port, reuse_address=False)
-        try:
-            await site.start()
-        except OSError as exc:
-            await runner.cleanup()
-            raise SystemExit(
-                f"cannot listen on {settings.host}:{settings.port} ({exc.strerror}): is another companion "
-                f"running? Stop it, or start this one with --port and set that address in the extension."
-            ) from None
+        await web.SockSite(runner, sock).start()
         print(f"CiteLens {__version__} companion on http://{settings.host}:{settings.port}", flush=True)
         for config in runtime.judges.configs:
             print(
@@ -219,14 +267,60 @@ def _read_request(source: str | None, example: bool) -> Any:
     if source is None:
         raise SystemExit("give a request file, `-` for standard input, or --example")
     try:
-        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
-        return json.loads(text)
+        raw = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
     except OSError as exc:
         raise SystemExit(f"cannot read {source}: {exc.strerror}") from None
+    text, encoding = _decode(raw)
+    if encoding == "latin-1":
+        # Said, not hidden: text that was in neither UTF-8 nor UTF-16 may be read wrongly.
+        print(
+            f"citelens: {source} is not UTF-8 or UTF-16; read as Latin-1 (save it as UTF-8 if its "
+            "accents look wrong below)",
+            file=sys.stderr,
+        )
+    try:
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise SystemExit(
             f"{source} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
         ) from None
+
+
+# Byte-order marks, longest first (UTF-32's LE mark begins with UTF-16's).
+_BOMS = (
+    (b"\xff\xfe\x00\x00", "utf-32"),
+    (b"\x00\x00\xfe\xff", "utf-32"),
+    (b"\xef\xbb\xbf", "utf-8-sig"),
+    (b"\xff\xfe", "utf-16"),
+    (b"\xfe\xff", "utf-16"),
+)
+
+
+def _decode(raw: bytes) -> tuple[str, str]:
+    """A request file's text and the encoding it was read in: by its byte-order mark (Windows
+    tools write UTF-8 and UTF-16 with one), else UTF-8, else UTF-16 without a mark (JSON starts
+    with an ASCII character, so one of its first two bytes is 0), else Latin-1, which reads any
+    bytes: a file saved by an editor in Latin-1 or Windows-1252 is read, not refused."""
+    for bom, encoding in _BOMS:
+        if raw.startswith(bom):
+            try:
+                return raw.decode(encoding), encoding
+            except UnicodeDecodeError:
+                break
+    try:
+        return raw.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        pass
+    head = raw[:2]
+    if len(head) == 2 and (head[0] == 0) != (head[1] == 0):
+        try:
+            return raw.decode("utf-16-be" if head[0] == 0 else "utf-16-le"), "utf-16"
+        except UnicodeDecodeError:
+            pass
+    try:
+        return raw.decode("cp1252"), "latin-1"  # what Windows editors write as "Latin-1"
+    except UnicodeDecodeError:
+        return raw.decode("latin-1"), "latin-1"
 
 
 async def _verify(settings: Settings, body: Any) -> tuple[dict[str, Any], dict[str, Any], frozenset[str]]:
@@ -308,7 +402,10 @@ def report(result: dict[str, Any], languages: frozenset[str]) -> str:
     for s in result["statements"]:
         flag = "  ⚠ contradicted by a source" if s["contradicted"] else ""
         lines.append("")
-        lines.append(f"[{s['index'] + 1}] {_MARKS[s['judgment']]} ({s['score']:.2f}){flag}")
+        # A score only where a model read a source: not checked, inaccessible and uncited
+        # statements were not judged, and "(0.00)" would read as a verdict.
+        score = f" ({s['score']:.2f})" if s["judgment"] in _SCORED else ""
+        lines.append(f"[{s['index'] + 1}] {_MARKS[shown_state(s)]}{score}{flag}")
         lines.append(f"    {s['text']}")
         if s.get("cited_by") == "block":
             lines.append("    cited by the paragraph's link (no marker of its own)")
@@ -322,8 +419,10 @@ def report(result: dict[str, Any], languages: frozenset[str]) -> str:
             lines.append(f"    why this verdict: {why}")
         for pc in s["per_citation"]:
             note = " (irrelevant citation)" if pc["irrelevant"] else ""
+            likely = " (likely: check the quote)" if is_likely(pc) else ""
+            score = f" {pc['score']:.2f}" if pc["judgment"] in _SCORED else ""
             lines.append(
-                f"    [{pc['marker'] or pc['citation']}] {pc['judgment']} {pc['score']:.2f}{note} {pc['url']}"
+                f"    [{pc['marker'] or pc['citation']}] {pc['judgment']}{likely}{score}{note} {pc['url']}"
             )
             if pc.get("reason"):
                 lines.append(f"        why: {pc['reason']}")
@@ -340,14 +439,8 @@ def report(result: dict[str, Any], languages: frozenset[str]) -> str:
             lines.append(f"    found elsewhere: {where}")
             for e in found["evidence"]:
                 lines.append(f"        evidence: “{e['text']}”")
-    counts = summary.get("counts", {})
     lines.append("")
-    lines.append(
-        f"{counts.get('complete_support', 0)} fully supported · {counts.get('partial_support', 0)} partly · "
-        f"{counts.get('no_support', 0)} not supported · {counts.get('inaccessible', 0)} inaccessible · "
-        + (f"{counts['not_checked']} not checked (language) · " if counts.get("not_checked") else "")
-        + f"{counts.get('no_citation', 0)} without citation"
-    )
+    lines.append(counts_in_words(result["statements"]))
     if summary.get("misplaced_citations") or summary.get("uncited_but_supported"):
         lines.append(
             f"found in another source of the answer: {summary.get('misplaced_citations', 0)} with a "
@@ -436,7 +529,8 @@ def audit_batch(settings: Settings, args: argparse.Namespace) -> int:
 
 def _check_model(model_dir: Path, settings: Settings, pool: Executor) -> str:
     """Loads a model as the companion does, its calibrated combiner too, and judges a probe with it:
-    a model that fails here would otherwise fail first in the middle of a reader's check."""
+    a model that fails here would otherwise fail first in the middle of a reader's check. Its
+    figures per language follow on lines of their own."""
     config = load_config(model_dir)
     judge = build_judge(config, settings.retrieval, pool)
     language = "fr" if "fr" in config.languages else "en"
@@ -446,27 +540,59 @@ def _check_model(model_dir: Path, settings: Settings, pool: Executor) -> str:
     [statement] = statements(claim, [Citation("c1", "1", url, len(claim))])
     verdict = judge.judge(dataclasses.replace(statement, language=language), {url: source})
     reader = f" with the reader {config.cascade.reader.name}" if config.cascade else ""
-    return (
-        f"model {config.name} {config.version}{reader} for {', '.join(config.languages)} "
-        f"loads from {model_dir} and judges a probe "
-        f"({verdict.judgment.replace('_', ' ')}, score {verdict.score:.2f}){_figures(config)}"
+    return "\n".join(
+        [
+            f"model {config.name} {config.version}{reader} for {', '.join(config.languages)} "
+            f"loads from {model_dir} and judges a probe "
+            f"({verdict.judgment.replace('_', ' ')}, score {verdict.score:.2f})",
+            *_figures(config),
+        ]
     )
 
 
-def _figures(config: ModelConfig) -> str:
-    """Each language the model was measured on, its figure and whether that reached its floor."""
+def _figures(config: ModelConfig) -> list[str]:
+    """Each language the model was measured on and its figure, those judged apart from those
+    under their floor, one group a line (wrapped by `_wrapped`): one line of 1,500 characters
+    before (issue 60)."""
     if not config.measured:
-        return ""
+        return []
 
-    def shown(pairs: bool) -> str:
+    def group(pairs: bool, checked: bool) -> str:
         return ", ".join(
-            f"{code} {f.shown}" + ("" if f.checked else f" (under {f.floor:.2f}: not checked)")
+            f"{code}\u00a0{f.shown}"  # no break between a code and its figure
             for code, f in config.measured
-            if ("-" in code) == pairs
+            if ("-" in code) == pairs and f.checked == checked
         )
 
-    across = f"; across languages (page-sentence): {shown(True)}" if config.measures_across else ""
-    return f"; measured per language: {shown(False)}{across}"
+    floors = sorted({f"{f.floor:.2f}" for _, f in config.measured})
+    out = [f"measured on held pairs (each language's floor: {' or '.join(floors)}):"]
+    for pairs, what in ((False, "per language"), (True, "across languages (page-sentence)")):
+        if pairs and not config.measures_across:
+            continue
+        for checked, verdict in ((True, "judged"), (False, "under the floor, not checked")):
+            if figures := group(pairs, checked):
+                out.append(f"  {what}, {verdict}: {figures}")
+    return out
+
+
+def _wrapped(text: str, first: str, rest: str) -> str:
+    """`text` after `first`; its further lines under `rest`, each wrapped at _WIDTH. The first
+    line is left whole: it names a path that scripts read off it (tests/packaging)."""
+    head, *more = text.split("\n")
+    lines = [first + head]
+    for line in more:
+        indent = rest + line[: len(line) - len(line.lstrip())]
+        lines.append(
+            textwrap.fill(
+                line.strip(),
+                _WIDTH,
+                initial_indent=indent,
+                subsequent_indent=indent + "  ",
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+        )
+    return "\n".join(lines)
 
 
 def _companion_version(host: str, port: int) -> str | None:
@@ -498,7 +624,10 @@ def doctor(settings: Settings) -> int:
 
     def check(ok: bool, what: str, fix: str = "") -> None:
         nonlocal problems
-        print(f"{'ok  ' if ok else 'FAIL'} {what}" + ("" if ok or not fix else f"\n     fix: {fix}"))
+        print(
+            _wrapped(what, "ok   " if ok else "FAIL ", "     ")
+            + ("" if ok or not fix else f"\n     fix: {fix}")
+        )
         problems += not ok
 
     pool = model_pool(settings.onnx_threads)
@@ -592,9 +721,9 @@ def _parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", parents=[common], help="run the companion for the extension")
     serve.add_argument(
         "--port",
-        type=int,
+        type=_port(any_free=True),
         default=DEFAULT_PORT,
-        help="listen on this port of 127.0.0.1 (default %(default)s)",
+        help="listen on this port of 127.0.0.1 (default %(default)s; 0: any free port, printed)",
     )
     serve.add_argument(
         "--allow-origin",
@@ -609,7 +738,7 @@ def _parser() -> argparse.ArgumentParser:
     pair_cmd.add_argument("code", nargs="?", help="the code the extension shows (asked for when left out)")
     pair_cmd.add_argument(
         "--port",
-        type=int,
+        type=_port(any_free=False),
         default=DEFAULT_PORT,
         help="the port `citelens serve` listens on (default %(default)s)",
     )
@@ -639,13 +768,19 @@ def _parser() -> argparse.ArgumentParser:
     batch.add_argument("--actors", type=int, metavar="N", help="Ray actors (default: one per cluster CPU)")
     doc = sub.add_parser("doctor", parents=[common], help="say what is wrong and how to fix it")
     doc.add_argument(
-        "--port", type=int, default=DEFAULT_PORT, help="the port the companion uses (default %(default)s)"
+        "--port",
+        type=_port(any_free=False),
+        default=DEFAULT_PORT,
+        help="the port the companion uses (default %(default)s)",
     )
     svc = sub.add_parser("service", help="start the companion at login (systemd user unit, LaunchAgent)")
     svc_action = svc.add_subparsers(dest="action", required=True)
     svc_install = svc_action.add_parser("install", help="install and start `citelens serve` at login")
     svc_install.add_argument(
-        "--port", type=int, default=DEFAULT_PORT, help="passed on to `citelens serve` (default %(default)s)"
+        "--port",
+        type=_port(any_free=False),
+        default=DEFAULT_PORT,
+        help="passed on to `citelens serve` (default %(default)s)",
     )
     svc_install.add_argument(
         "--allow-origin", action="append", default=[], metavar="ORIGIN", help="passed on to `citelens serve`"

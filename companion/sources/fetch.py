@@ -9,7 +9,11 @@
 - A 429 or 503 with `Retry-After` is waited out and asked again once, when the wait fits in the
   fetch's time budget; until then every other fetch from that host waits too (or is refused at
   once, with the site's own wait, when it would not fit), so a batch audit does not keep knocking.
-- A page that cannot be had becomes SourceUnavailable with a reason a reader understands.
+- A page that cannot be had becomes SourceUnavailable with a reason a reader understands. A name
+  that does not resolve is a dead link, unless no name resolves at all: then the machine is
+  offline, and every such page says "no network" rather than blaming the site (issue 60). Neither
+  is offered to the reader's browser, which would meet the same dead name or missing network; a
+  timeout once the site was reached is (a site that stalls readers it takes for bots).
 """
 
 from __future__ import annotations
@@ -20,7 +24,9 @@ import email.utils
 import errno
 import socket
 import time
-from types import TracebackType
+from dataclasses import dataclass
+from types import SimpleNamespace, TracebackType
+from typing import Final
 from urllib.parse import urljoin, urlsplit
 
 import aiohttp
@@ -33,7 +39,7 @@ from ..records import Fetched
 from .addresses import AddressPolicy, Target, is_literal
 from .walls import BLOCKED, challenge_reason
 
-__all__ = ["USER_AGENT", "PageFetcher", "check_browser_address"]
+__all__ = ["DEAD_NAME", "NO_NETWORK", "PROBE_NAME", "USER_AGENT", "PageFetcher", "check_browser_address"]
 
 USER_AGENT = f"CiteLens/{__version__} (citation checker; fetches only pages an answer cites)"
 _TEXT_TYPES = frozenset({"text/html", "application/xhtml+xml", "text/plain"})
@@ -58,6 +64,20 @@ _RETRY_STATUSES = frozenset({429, 503})
 # Hosts remembered as "not before" at once: past it the ones whose wait is over are dropped.
 _BACKOFF_HOSTS = 1024
 
+DEAD_NAME: Final = "dead link (the site's name does not resolve)"
+NO_NETWORK: Final = "no network (no site's name could be looked up: is this computer offline?)"
+SLOW_LOOKUP: Final = "timeout (the site's name took too long to look up)"
+# A name RFC 2606 reserves for IANA, so it always exists. Looked up (never fetched) only after a
+# cited name failed and no name resolved in the last _NAMES_FRESH_S: it tells a dead link from no
+# network. One lookup answers for _PROBE_FRESH_S.
+PROBE_NAME: Final = "example.com"
+_NAMES_FRESH_S: Final = 60.0
+_PROBE_FRESH_S: Final = 30.0
+# A name that failed is not looked up again for this long: the other pages of the answer on that
+# site get the same reason at once, instead of queueing behind it until they time out.
+_DEAD_NAME_S: Final = 60.0
+_DEAD_NAMES: Final = 1024
+
 
 class _Refused(OSError):
     """Raised inside the resolver; aiohttp wraps OSErrors, so the reason survives the trip."""
@@ -68,14 +88,19 @@ class _Refused(OSError):
 
 
 class _GuardedResolver(AbstractResolver):
-    def __init__(self, policy: AddressPolicy):
+    def __init__(self, policy: AddressPolicy, inner: AbstractResolver | None, probe_timeout_s: float):
         self._policy = policy
-        self._inner = aiohttp.ThreadedResolver()
+        self._inner = inner or aiohttp.ThreadedResolver()
+        self._probe_timeout_s = probe_timeout_s
+        self._resolved_at = -float("inf")  # monotonic time of the last name that resolved
+        self._probe: tuple[float, bool] | None = None
+        self._probing = asyncio.Lock()
 
     async def resolve(
         self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
     ) -> list[ResolveResult]:
         results = await self._inner.resolve(host, port, family)
+        self._resolved_at = time.monotonic()
         target = Target("http", host.lower().rstrip("."), port)
         try:
             allowed = set(self._policy.filter([r["host"] for r in results], target))
@@ -83,19 +108,73 @@ class _GuardedResolver(AbstractResolver):
             raise _Refused(exc.reason) from None
         return [r for r in results if r["host"] in allowed]
 
+    async def online(self) -> bool:
+        """Whether names resolve from here at all: a name did lately, or PROBE_NAME does now."""
+        async with self._probing:  # pages that fail together share one probe
+            now = time.monotonic()
+            if now - self._resolved_at < _NAMES_FRESH_S:
+                return True
+            if self._probe is not None and now - self._probe[0] < _PROBE_FRESH_S:
+                return self._probe[1]
+            try:
+                await asyncio.wait_for(
+                    self._inner.resolve(PROBE_NAME, 443, socket.AF_UNSPEC), self._probe_timeout_s
+                )
+                up = True
+            except (OSError, asyncio.TimeoutError):
+                up = False
+            self._probe = (time.monotonic(), up)
+            return up
+
     async def close(self) -> None:
         await self._inner.close()
+
+
+@dataclass
+class _Progress:
+    """How far one fetch got, told by aiohttp's trace signals: a timeout before the site was
+    reached is not the site's slowness."""
+
+    host: str = ""
+    looking_up: bool = False
+    connected: bool = False
+
+
+async def _looking_up(_s: object, ctx: SimpleNamespace, _p: object) -> None:
+    ctx.trace_request_ctx.looking_up = True
+
+
+async def _looked_up(_s: object, ctx: SimpleNamespace, _p: object) -> None:
+    ctx.trace_request_ctx.looking_up = False
+
+
+async def _connected(_s: object, ctx: SimpleNamespace, _p: object) -> None:
+    ctx.trace_request_ctx.connected = True
+
+
+def _progress_trace() -> aiohttp.TraceConfig:
+    trace = aiohttp.TraceConfig()
+    trace.on_dns_resolvehost_start.append(_looking_up)
+    trace.on_dns_resolvehost_end.append(_looked_up)
+    trace.on_connection_create_end.append(_connected)
+    trace.on_connection_reuseconn.append(_connected)
+    return trace
 
 
 class PageFetcher:
     """An aiohttp client session with the guard; use as `async with PageFetcher(...) as f`."""
 
-    def __init__(self, limits: Limits, policy: AddressPolicy):
+    def __init__(self, limits: Limits, policy: AddressPolicy, *, resolver: AbstractResolver | None = None):
+        """`resolver`: names are looked up with it (aiohttp's threaded getaddrinfo by default);
+        tests pass one that knows their names, since nothing resolves from a test machine."""
         self._limits = limits
         self._policy = policy
+        self._resolver = _GuardedResolver(policy, resolver, limits.connect_timeout_s)
         self._session: aiohttp.ClientSession | None = None
         # host → (monotonic time before which it asked not to be asked again, the status that said so).
         self._not_before: dict[str, tuple[float, int]] = {}
+        # host → (monotonic time its name failed, the reason given).
+        self._dead_names: dict[str, tuple[float, str]] = {}
 
     @property
     def policy(self) -> AddressPolicy:
@@ -104,7 +183,7 @@ class PageFetcher:
 
     async def __aenter__(self) -> PageFetcher:
         connector = aiohttp.TCPConnector(
-            resolver=_GuardedResolver(self._policy),
+            resolver=self._resolver,
             limit=self._limits.total_connections,
             limit_per_host=self._limits.per_host_connections,
             family=socket.AF_UNSPEC,
@@ -121,6 +200,7 @@ class PageFetcher:
             ),
             max_line_size=16 * 1024,
             max_field_size=16 * 1024,
+            trace_configs=[_progress_trace()],
         )
         return self
 
@@ -133,9 +213,21 @@ class PageFetcher:
 
     async def fetch(self, url: str) -> Fetched:
         """The page at `url`; raises SourceUnavailable (Blocked, NotReadable) with the reason."""
+        progress = _Progress(host=_host(url))
+        if reason := self._dead_name(progress.host):
+            raise SourceUnavailable(reason)
         try:
-            return await asyncio.wait_for(self._follow(url), self._limits.total_timeout_s)
+            return await asyncio.wait_for(self._follow(url, progress), self._limits.total_timeout_s)
         except asyncio.TimeoutError:
+            if not progress.connected:
+                # Never reached the site: waiting for a name, or for a connection behind the
+                # answer's other pages, says nothing about the site when names do not resolve.
+                if reason := self._dead_name(progress.host):
+                    raise SourceUnavailable(reason) from None
+                if not await self._resolver.online():
+                    raise SourceUnavailable(NO_NETWORK) from None
+                if progress.looking_up:
+                    raise SourceUnavailable(SLOW_LOOKUP) from None
             # Sites that throttle readers they take for bots often stall them instead of refusing.
             raise SourceUnavailable("timeout (the site took too long)", browser_may_read=True) from None
         except aiohttp.TooManyRedirects:
@@ -143,7 +235,10 @@ class PageFetcher:
         except aiohttp.ClientConnectorDNSError as exc:
             if isinstance(exc.os_error, _Refused):
                 raise Blocked(exc.os_error.reason) from None
-            raise SourceUnavailable("dead link (the site's name does not resolve)") from None
+            if not await self._resolver.online():
+                raise SourceUnavailable(NO_NETWORK) from None
+            self._remember_dead(progress.host, DEAD_NAME)
+            raise SourceUnavailable(DEAD_NAME) from None
         except aiohttp.ClientConnectorError:
             raise SourceUnavailable("dead link (connection refused)") from None
         except aiohttp.ClientPayloadError:
@@ -156,11 +251,23 @@ class PageFetcher:
         except aiohttp.ClientOSError as exc:
             if isinstance(exc.__cause__ or exc, ConnectionResetError) or exc.errno == errno.ECONNRESET:
                 raise SourceUnavailable("connection reset by the site") from None
+            if exc.errno in (errno.ENETUNREACH, errno.ENETDOWN) and not await self._resolver.online():
+                raise SourceUnavailable(NO_NETWORK) from None
             raise SourceUnavailable(f"network error ({exc.strerror or 'connection failed'})") from None
         except (aiohttp.ClientError, ConnectionError):
             raise SourceUnavailable("network error (the connection failed)") from None
 
-    async def _follow(self, url: str) -> Fetched:
+    def _dead_name(self, host: str) -> str:
+        """The reason a name failed with, if it did lately."""
+        failed = self._dead_names.get(host)
+        return failed[1] if failed and time.monotonic() - failed[0] < _DEAD_NAME_S else ""
+
+    def _remember_dead(self, host: str, reason: str) -> None:
+        if len(self._dead_names) >= _DEAD_NAMES:
+            self._dead_names.clear()
+        self._dead_names[host] = (time.monotonic(), reason)
+
+    async def _follow(self, url: str, progress: _Progress) -> Fetched:
         assert self._session is not None, "use PageFetcher in `async with`"
         deadline = time.monotonic() + self._limits.total_timeout_s
         current = url
@@ -169,7 +276,12 @@ class PageFetcher:
         while hops <= self._limits.max_redirects:
             self._policy.check_url(current)
             await self._wait_for_host(current, deadline)
-            async with self._session.get(current, allow_redirects=False) as response:
+            progress.host, progress.looking_up, progress.connected = _host(current), False, False
+            if reason := self._dead_name(progress.host):
+                raise SourceUnavailable(reason)
+            async with self._session.get(
+                current, allow_redirects=False, trace_request_ctx=progress
+            ) as response:
                 if response.status in (301, 302, 303, 307, 308):
                     location = response.headers.get("Location")
                     if not location:
@@ -317,6 +429,10 @@ async def _peek(response: aiohttp.ClientResponse) -> bytes:
         if len(head) >= _CHALLENGE_PEEK_BYTES:
             break
     return bytes(head[:_CHALLENGE_PEEK_BYTES])
+
+
+def _host(url: str) -> str:
+    return (urlsplit(url).hostname or "").rstrip(".")
 
 
 def _looks_like_text(body: bytes) -> bool:

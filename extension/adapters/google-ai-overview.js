@@ -81,15 +81,21 @@
       label: 'Google AI Overview',
       engine: 'google-ai-overview',
       target: /^https:\/\/www\.google\.[a-z.]+\/search\?(?!.*[?&]udm=50(&|$))/,
-      lastUpdated: '2026-11-30',
+      lastUpdated: '2026-12-06',
     },
     ownHosts: [GOOGLE, 'gstatic.com', 'googleusercontent.com'],
     ownRedirectors: [{ path: /^\/url$/, params: ['q', 'url'] }],
     // One chip ends a paragraph or list item for all of it (issue 25; seen on saved pages).
     citesBlock: true,
+    // A plain link chip closing a paragraph cites it too (issue 60): links in the answer are
+    // citations, a short one after a sentence's end a chip whose words are not answer text.
+    inlineLinks: true,
     selectors: {
       signature: ['#m-x-content', '[aria-controls="m-x-content"]', '[data-mcpr]', 'div.LT6XE'],
-      containers: ['#m-x-content', '[data-mcpr]', 'div.LT6XE', 'div.LT6XE div.WaaZC'],
+      // The whole overview, never one of its blocks (div.WaaZC): a block holding as many
+      // citations as the overview, the others citing nothing, left out the list items under the
+      // answer's own headings (issue 60).
+      containers: ['#m-x-content', '[data-mcpr]', 'div.LT6XE'],
       citations: [
         'div[data-subtree="msc"]',
         'span[data-subtree="msc"]',
@@ -108,6 +114,8 @@
         'li.LLtSOc',
         'ul:has(> li.LLtSOc)',
         'div.Fzsovc[role="heading"]',
+        // Controls ("Show more AI Overview", feedback): words of the page, not of the answer.
+        '[role="button"]',
       ],
     },
     citationUrls,

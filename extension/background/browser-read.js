@@ -64,6 +64,8 @@ async function readPage(url, allowPrivate, options) {
     });
   } catch (error) {
     const name = /** @type {Error} */ (error).name;
+    // Offline is said as offline (issue 60), not as a fault of the site.
+    if (globalThis.navigator && navigator.onLine === false) return { via: 'browser', error: 'no network (your browser is offline too)' };
     return { via: 'browser', error: name === 'TimeoutError' || name === 'AbortError' ? 'timeout (the site took too long)' : 'network error (the connection failed)' };
   }
   // A redirect may end somewhere the reader never chose; what arrives from a private host is dropped.

@@ -27,6 +27,7 @@ export const CONTENT_FILES = [
   'overlay/styles.js',
   'overlay/highlights.js',
   'overlay/badges.js',
+  'overlay/visibility.js',
   'overlay/dock.js',
   'overlay/reasons.js',
   'overlay/card.js',

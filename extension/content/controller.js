@@ -12,8 +12,12 @@
   const { MSG } = CL;
   const { t, plural } = CL.i18n;
   const REANCHOR_DELAY_MS = 200;
-  // A folded answer (Google's "Show more") needs a moment to lay out once opened.
-  const EXPAND_WAIT_MS = 300;
+  // The answer is read once the page has stopped changing it for QUIET_MS (an engine still
+  // streaming, a late script filling it in, a fold opening), and at the latest SETTLE_MAX_MS
+  // after the click: the same page gives the same badges every time (issue 60), where a fixed
+  // wait caught whatever the page held at that moment.
+  const QUIET_MS = 250;
+  const SETTLE_MAX_MS = 3000;
 
   /** @type {Run|null} */
   let current = null;
@@ -93,7 +97,9 @@
         bar.error(error.message, { options: error.code === 'not_paired' || error.code === 'bad_token' });
         return;
       }
-      const counts = this.summary ? this.summary.counts : this.countsSoFar();
+      // Counted from the sentences shown, as their badges say them: complete support read with
+      // low confidence apart, a contradicted sentence once, in its judgment (issue 60).
+      const { counts, contradicted } = CL.overlay.tally(this.lines.values());
       const warning = error
         ? error.message
         : this.summary
@@ -101,7 +107,7 @@
           : plural(this.expected || 2, 'partial_results_one', 'partial_results_other', this.lines.size, this.expected || '?');
       bar.done({
         counts,
-        contradicted: [...this.lines.values()].filter((l) => l.contradicted).length,
+        contradicted,
         recall: this.summary ? this.summary.citation_recall : undefined,
         precision: this.summary ? this.summary.citation_precision : undefined,
         misplaced: this.summary ? this.summary.misplaced_citations : 0,
@@ -109,7 +115,7 @@
         over: this.summary ? this.summary.computed_over : undefined,
         warning,
         note: this.hiddenNote,
-        browserReadable: [...new Set(CL.browserRead.browserReadable(this.sources.values()).map((/** @type {string} */ u) => new URL(u).host))],
+        browserReadable: [...new Set(this.browserReadable().map((/** @type {string} */ u) => new URL(u).host))],
         readByBrowser: [...this.sources.values()].filter((s) => s.via === 'browser' && s.status === 'ok').length,
       });
     }
@@ -119,7 +125,7 @@
      * page, reads the pages and checks the answer again; its lines then replace the verdicts.
      */
     async readInBrowser() {
-      const urls = CL.browserRead.browserReadable(this.sources.values());
+      const urls = this.browserReadable();
       if (!urls.length) return;
       const bar = this.overlay.bar;
       bar.readingInBrowser(t('read_waiting_permission'));
@@ -140,11 +146,13 @@
       this.summary = null;
     }
 
-    countsSoFar() {
-      /** @type {Record<string, number>} */
-      const counts = { complete_support: 0, partial_support: 0, no_support: 0, inaccessible: 0, not_checked: 0, no_citation: 0 };
-      for (const line of this.lines.values()) counts[line.judgment] = (counts[line.judgment] || 0) + 1;
-      return counts;
+    /**
+     * The sources the reader's browser may read (browser_may_read) and whose reading can change a
+     * verdict: cited where the companion could not read them, not only by sentences left
+     * unchecked for their language, which no page read anywhere would get judged (issue 60).
+     */
+    browserReadable() {
+      return CL.browserRead.browserReadable(this.sources.values(), this.lines.values());
     }
 
     scheduleReanchor() {
@@ -221,7 +229,6 @@
   }
 
   async function toggle() {
-    let selection = document.getSelection();
     if (current) {
       // A click just after the engine re-rendered judges the page as re-anchored, not as it was.
       current.flush();
@@ -236,10 +243,10 @@
       }
       clear(false); // the page changed under the overlay: check it again
     }
-    if (CL.adapters.prepareFor(document, location.href)) {
-      await new Promise((resolve) => setTimeout(resolve, EXPAND_WAIT_MS));
-      selection = document.getSelection();
-    }
+    // A fold opened by the adapter lays out through styles and classes: those changes count too.
+    const expanded = CL.adapters.prepareFor(document, location.href) > 0;
+    await settled(document, expanded);
+    const selection = document.getSelection();
     let captured;
     try {
       captured = CL.adapters.captureAnswer(document, { url: location.href, selection });
@@ -259,6 +266,34 @@
     current = new Run(captured, request);
     current.overlay.bar.working(plural(request.citations.length, 'working_sending_one', 'working_sending_other', request.citations.length));
     return { kind: 'capture', runId: current.id, request };
+  }
+
+  /**
+   * Resolves once the page has made no change for QUIET_MS, or SETTLE_MAX_MS after the call.
+   * @param {Document} doc @param {boolean} layout  count style, class and visibility changes too
+   */
+  function settled(doc, layout) {
+    return new Promise((resolve) => {
+      let quiet = 0;
+      const done = () => {
+        observer.disconnect();
+        clearTimeout(quiet);
+        clearTimeout(latest);
+        resolve(undefined);
+      };
+      const observer = new MutationObserver(() => {
+        clearTimeout(quiet);
+        quiet = setTimeout(done, QUIET_MS);
+      });
+      observer.observe(doc.body || doc.documentElement, {
+        childList: true,
+        subtree: true,
+        characterData: true,
+        ...(layout ? { attributes: true, attributeFilter: ['style', 'class', 'hidden', 'aria-expanded', 'aria-hidden'] } : {}),
+      });
+      quiet = setTimeout(done, QUIET_MS);
+      const latest = setTimeout(done, SETTLE_MAX_MS);
+    });
   }
 
   /** A capture failure still gets the bar, so the reader sees what to do. @param {Error & {code: string}} error */

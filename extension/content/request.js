@@ -79,21 +79,28 @@
         continue;
       }
       const source = (judged && sources.get(judged.url)) || sources.get(url) || { status: 'ok' };
+      const unread = source.status === 'inaccessible' ? source.reason || 'unavailable' : '';
+      // A language no model reads is why the sentence was not judged, whatever the page: it is
+      // said first, and a page that could not be read either is a second fact (issue 60).
+      const unchecked = judged && judged.judgment === 'not_checked' ? judged.reason || '' : '';
       views.set(url, {
         n: numbers.get(url) || numbers.size + 1,
         markers: [marker],
         url,
         title: source.title || '',
         judgment: judged ? judged.judgment : source.status === 'inaccessible' ? 'inaccessible' : 'no_support',
+        // Complete support read with low confidence (api.md `confidence`; missing: high).
+        likely: !!(judged && judged.judgment === 'complete_support' && judged.confidence === 'low'),
         irrelevant: !!(judged && judged.irrelevant),
         via: source.via || '',
-        browserMayRead: source.browser_may_read === true && source.via !== 'browser',
+        // The browser is offered only where what it reads can be judged: not for a sentence
+        // left unchecked for its language.
+        browserMayRead: source.browser_may_read === true && source.via !== 'browser' && !unchecked,
         reason:
-          source.status === 'inaccessible'
-            ? source.reason || 'unavailable'
-            : judged && (judged.judgment === 'inaccessible' || judged.judgment === 'not_checked')
-              ? judged.reason || 'unavailable'
-              : '',
+          unchecked ||
+          unread ||
+          (judged && (judged.judgment === 'inaccessible' || judged.judgment === 'not_checked') ? judged.reason || 'unavailable' : ''),
+        alsoUnread: unchecked && unread ? unread : '',
         // What supports it, and apart from it the sentence that says the opposite (api.md
         // says_otherwise), each opening the page at its own sentence. A sentence the companion
         // gives as saying otherwise is never shown as support, also when evidence repeats it.

@@ -1,9 +1,13 @@
 /*
  * One badge per sentence: a real <button> named "Sentence N: verdict by source K", icon + word
- * + colour, kept in a gutter beside the answer at the height of the sentence's last line, where
- * its citation marker stood: on the side where sentences end (right; left in a right-to-left
- * answer), or the other when the engine uses that one. Badges never overlap each other or the
- * answer: they stack, and a narrow gutter gets compact ones (the icon alone).
+ * + colour, kept in a gutter beside the answer at the height of the sentence's last visible
+ * line, where its citation marker stood: on the side where sentences end (right; left in a
+ * right-to-left answer), or the other when the engine uses that one. Badges never overlap each
+ * other or the answer, and each stays beside its own line: they stack, and badges of sentences
+ * that end on one line (table cells) go side by side, as icons, rather than drift below it. A
+ * narrow gutter gets compact ones (the icon alone); a badge never shows a cut word. A sentence
+ * the reader cannot see (in a folded part of the answer, under the page's header) has no badge
+ * until it shows (issue 60).
  * Runs in: content scripts; knows rectangles, not how they were found.
  */
 'use strict';
@@ -13,34 +17,14 @@
   const STACK_GAP = 3;
   // px below which a stacked badge would be a column of single words: past it, it overlaps instead
   const MIN_STACKED_WIDTH = 120;
-  // px of a marker kept when the gutter is short of room: a few letters and the ellipsis
-  const MIN_MARKER_WIDTH = 28;
+  // px of its line a badge must still share when stacked under another: past it, it goes beside
+  const MIN_OVERLAP = 4;
 
   const COMPACT_GAP = 2; // px each side of a compact badge, when the gutter is that narrow
   const BADGE_HEIGHT = 22;
   const COMPACT_WIDTH = 20;
   // px a badge needs beside the answer: "⚠ Contradicted 3" is the widest; a compact one, its icon
   const ROOM = Object.freeze({ full: 130, compact: COMPACT_WIDTH + 2 * COMPACT_GAP });
-
-  /**
-   * Where each badge goes vertically so that none overlaps another: in order of their wanted
-   * tops (ties in the order given, which is sentence order), each one at its wanted top or just
-   * below the one before it, whichever is lower. Two sentences that end on the same line get
-   * badges one under the other instead of one over the other.
-   * @param {{top: number, height: number}[]} items  wanted tops and the badges' heights
-   * @param {number} gap  px between stacked badges
-   * @returns {number[]} the tops, in the order of `items`
-   */
-  function stackTops(items, gap) {
-    const order = items.map((_, i) => i).sort((a, b) => items[a].top - items[b].top || a - b);
-    const tops = new Array(items.length);
-    let floor = -Infinity;
-    for (const i of order) {
-      tops[i] = Math.max(items[i].top, floor + gap);
-      floor = tops[i] + items[i].height;
-    }
-    return tops;
-  }
 
   /** The right edge of the page's viewport, without its scrollbar. @param {Document} doc */
   function viewportRight(doc) {
@@ -96,23 +80,49 @@
     return { side: sides[0], edge: sides[0] === 'right' ? right : left, compact: true };
   }
 
-  /** The visible band of the scrolling boxes around a range (engines scroll inner columns). @param {Range} range */
-  function clipOf(range) {
-    const start = range.startContainer;
-    const doc = /** @type {Document} */ (start.ownerDocument);
-    const view = /** @type {Window} */ (doc.defaultView);
-    let top = 0;
-    let bottom = view.innerHeight;
-    let el = start.nodeType === 1 ? /** @type {Element} */ (start) : start.parentElement;
-    for (; el && el !== doc.documentElement; el = el.parentElement) {
-      const overflow = view.getComputedStyle(el).overflowY;
-      if (overflow === 'auto' || overflow === 'scroll' || overflow === 'hidden') {
-        const box = el.getBoundingClientRect();
-        top = Math.max(top, box.top);
-        bottom = Math.min(bottom, box.bottom);
+  /**
+   * Where each badge goes: at its wanted top, or just below the badge before it while it still
+   * shares its own line; where it would not, beside the badges of that row instead (the cells of
+   * a table row end on one line), as an icon; only when the row has no room left does it stack
+   * further down. In order of wanted tops (ties in the order given, sentence order).
+   * @param {{top: number, height: number, width: number, line: {top: number, bottom: number, left?: number, right?: number}}[]} items
+   * @param {number} gap  px between badges
+   * @param {number|((row: {left: number, right: number}) => number)} room  px the gutter holds
+   *   beside the answer; or, where the gutter is the window's edge (no margin), the px a row may
+   *   take given its lines' text, which it must not cover
+   * @param {number} compactWidth  px of a badge shown as its icon
+   * @returns {{top: number, offset: number, compact: boolean, row: number}[]} in the order of
+   *   `items`; offset: px from the row's start; row: which row (rowWidths gives each one's width)
+   */
+  function packBadges(items, gap, room, compactWidth) {
+    const order = items.map((_, i) => i).sort((a, b) => items[a].top - items[b].top || a - b);
+    const out = new Array(items.length);
+    /** @type {{top: number, bottom: number, used: number, left: number, right: number}|null} */
+    let row = null;
+    let rows = -1;
+    const start = (/** @type {number} */ i, /** @type {number} */ top) => {
+      const { line, height, width } = items[i];
+      out[i] = { top, offset: 0, compact: false, row: ++rows };
+      row = { top, bottom: top + height, used: width, left: line.left ?? Infinity, right: line.right ?? -Infinity };
+    };
+    for (const i of order) {
+      const item = items[i];
+      const top = Math.max(item.top, row ? row.bottom + gap : -Infinity);
+      if (!row || top < item.line.bottom - MIN_OVERLAP) {
+        start(i, top);
+        continue;
       }
+      const text = { left: Math.min(row.left, item.line.left ?? Infinity), right: Math.max(row.right, item.line.right ?? -Infinity) };
+      const besideRow = row.top < item.line.bottom - MIN_OVERLAP && row.bottom > item.line.top + MIN_OVERLAP;
+      if (besideRow && row.used + gap + compactWidth <= (typeof room === 'function' ? room(text) : room)) {
+        out[i] = { top: row.top, offset: row.used + gap, compact: true, row: rows };
+        row.used += gap + compactWidth;
+        Object.assign(row, text);
+        continue;
+      }
+      start(i, top);
     }
-    return { top, bottom };
+    return out;
   }
 
   class Badges {
@@ -203,9 +213,10 @@
     /**
      * Places every badge. `lines` gives, per sentence, the rectangle of its last line and the
      * clip of its scrolling ancestors; sentences out of view hide their badge. Badges never
-     * overlap each other (stackTops), and sit in the gutter beside the answer's edge; a gutter
-     * too narrow for the words gets compact badges, the icon alone (the name still says all).
-     * @param {Map<number, {line: DOMRect|null, clip: {top: number, bottom: number}}>} lines
+     * overlap each other and stay beside their own lines (packBadges), in the gutter beside the
+     * answer's edge; a gutter too narrow for the words gets compact badges, the icon alone (the
+     * name still says all).
+     * @param {Map<number, {line: DOMRect|null, clip: {top: number, bottom: number}, block?: Element|null}>} lines
      * @param {{side: 'left'|'right', edge: number, compact?: boolean}} gutter  which side of the
      *   answer, that edge of the answer in viewport pixels, and whether only compact badges fit
      */
@@ -216,48 +227,107 @@
       const gap = compact ? COMPACT_GAP : GAP;
       const margin = compact ? COMPACT_GAP : MARGIN;
       const placed = [];
-      for (const [index, button] of this.buttons) {
+      for (const [index, button] of [...this.buttons].sort((a, b) => a[0] - b[0])) {
         const entry = lines.get(index);
         const line = entry && entry.line;
         const visible =
           !!line && line.bottom > entry.clip.top && line.top < entry.clip.bottom && line.bottom > 0 && line.top < view.innerHeight;
         button.hidden = !visible;
         button.classList.toggle('compact', compact);
-        if (visible) placed.push({ button, top: line.top + (line.height - BADGE_HEIGHT) / 2 });
+        if (visible) placed.push({ button, line, top: line.top + (line.height - BADGE_HEIGHT) / 2 });
       }
       const room = gutter.side === 'right' ? right - margin - gutter.edge - gap : gutter.edge - gap - margin;
       for (const { button } of placed) if (!compact) this.fit(button, room);
-      const tops = stackTops(placed.map(({ button, top }) => ({ top, height: button.offsetHeight || BADGE_HEIGHT })), STACK_GAP);
+      // No margin at all (an answer as wide as the window): the badges keep to the window's edge,
+      // and a row of them may reach over the blank end of its lines, never over their words.
+      const edgeBound = room < COMPACT_WIDTH;
+      const rowRoom = edgeBound
+        ? (/** @type {{left: number, right: number}} */ text) => (gutter.side === 'right' ? right - margin - text.right - gap : text.left - gap - margin)
+        : room;
+      const widthOf = (/** @type {HTMLButtonElement} */ b) => b.offsetWidth || (b.classList.contains('compact') ? COMPACT_WIDTH : 100);
+      const spots = packBadges(
+        placed.map(({ button, top, line }) => ({ top, line, height: button.offsetHeight || BADGE_HEIGHT, width: widthOf(button) })),
+        STACK_GAP,
+        rowRoom,
+        COMPACT_WIDTH,
+      );
+      placed.forEach(({ button }, i) => spots[i].compact && button.classList.add('compact'));
+      /** @type {number[]} each row's width, its badges side by side */
+      const rows = [];
+      placed.forEach(({ button }, i) => (rows[spots[i].row] = Math.max(rows[spots[i].row] || 0, spots[i].offset + widthOf(button))));
       placed.forEach(({ button }, i) => {
-        const width = button.offsetWidth || 100;
-        let left = gutter.side === 'right' ? gutter.edge + gap : gutter.edge - gap - width;
-        left = Math.max(margin, Math.min(left, right - width - margin));
-        button.style.left = `${Math.round(left)}px`;
-        button.style.top = `${Math.round(tops[i])}px`;
+        const { offset, row } = spots[i];
+        const width = widthOf(button);
+        // A row grows away from the answer; held at the window's edge, it ends there.
+        const from = gutter.side === 'right' ? Math.min(gutter.edge + gap, right - margin - rows[row]) : Math.max(gutter.edge - gap, margin + rows[row]);
+        const left = gutter.side === 'right' ? from + offset : from - offset - width;
+        button.style.left = `${Math.round(Math.max(margin, Math.min(left, right - width - margin)))}px`;
+        button.style.top = `${Math.round(spots[i].top)}px`;
       });
+      if (edgeBound) this.intoLineEnds(placed, lines, gutter.side, margin);
     }
 
     /**
-     * A badge wider than the gutter cuts its marker short; one with a "found in" note puts the
-     * note on lines of its own beneath the verdict, rather than be pushed over the answer's words.
+     * With no margin, a badge pushed off its own line by the badges above it (more sentences end
+     * on those lines than badges fit beside them) goes to the blank end of its own line instead,
+     * as an icon: over no word, no chip and no other badge (issue 60: badges stood beside nothing
+     * under a deep-research answer's paragraphs and tables).
+     * @param {{button: HTMLButtonElement, line: DOMRect, top: number}[]} placed
+     * @param {Map<number, {block?: Element|null}>} lines
+     * @param {'left'|'right'} side @param {number} margin
+     */
+    intoLineEnds(placed, lines, side, margin) {
+      const right = viewportRight(this.doc);
+      const host = /** @type {Element} */ (this.layer.getRootNode()).host || null;
+      const boxes = new Map(placed.map(({ button }) => [button, button.getBoundingClientRect()]));
+      const overlaps = (/** @type {any} */ a, /** @type {any} */ b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+      const hitTest = typeof this.doc.elementsFromPoint === 'function';
+      for (const { button, line, top } of placed) {
+        const box = /** @type {DOMRect} */ (boxes.get(button));
+        if (box.top < line.bottom - MIN_OVERLAP && box.bottom > line.top + MIN_OVERLAP) continue;
+        const block = lines.get(Number(button.dataset.index))?.block;
+        if (!block || !hitTest) continue;
+        // The page's element at a point beside the line is the block itself, or what holds it:
+        // blank, not a word or a chip of the answer.
+        const blank = (/** @type {number} */ x) => {
+          const hit = this.doc.elementsFromPoint(x, line.top + line.height / 2).find((el) => el !== host);
+          return !hit || hit === block || hit.contains(block);
+        };
+        const step = COMPACT_WIDTH + STACK_GAP;
+        for (let n = 0; ; n++) {
+          const left = side === 'right' ? right - margin - COMPACT_WIDTH - n * step : margin + n * step;
+          if (side === 'right' ? left < line.right + GAP : left + COMPACT_WIDTH > line.left - GAP) break;
+          const spot = { left, right: left + COMPACT_WIDTH, top, bottom: top + BADGE_HEIGHT };
+          if ([...boxes].some(([other, b]) => other !== button && overlaps(spot, b))) continue;
+          if (!blank(left + 1) || !blank(left + COMPACT_WIDTH - 1)) continue;
+          button.classList.add('compact');
+          button.style.left = `${Math.round(left)}px`;
+          button.style.top = `${Math.round(top)}px`;
+          boxes.set(button, /** @type {any} */ (spot));
+          break;
+        }
+      }
+    }
+
+    /**
+     * A badge wider than the gutter drops its marker (the page's chip words), then shows its icon
+     * alone, rather than cut a word ("Contradicted her…"); one with a "found in" note puts the
+     * note on lines of its own beneath the verdict, rather than be pushed over the answer's
+     * words. Its name and card say it all.
      * @param {HTMLButtonElement} button @param {number} room  px free beside the answer
      */
     fit(button, room) {
-      // A long marker ("Coral bleaching on the Great Barrier…") is cut short to the gutter; the
-      // badge's name and its card say it whole.
-      const num = /** @type {HTMLElement|null} */ (button.querySelector('.num'));
-      if (num) {
-        num.style.maxWidth = '';
-        const over = button.offsetWidth - room;
-        if (over > 0 && !button.querySelector('.elsewhere')) num.style.maxWidth = `${Math.max(MIN_MARKER_WIDTH, num.offsetWidth - over)}px`;
-      }
-      if (!button.querySelector('.elsewhere')) return;
-      button.classList.remove('stacked');
+      button.classList.remove('no-num', 'stacked');
       button.style.maxWidth = '';
-      if (button.offsetWidth > room) {
-        button.classList.add('stacked');
-        button.style.maxWidth = `${Math.max(room, MIN_STACKED_WIDTH)}px`;
+      if (button.querySelector('.elsewhere')) {
+        if (button.offsetWidth > room) {
+          button.classList.add('stacked');
+          button.style.maxWidth = `${Math.max(room, MIN_STACKED_WIDTH)}px`;
+        }
+        return;
       }
+      if (button.offsetWidth > room && button.querySelector('.num')) button.classList.add('no-num');
+      if (button.offsetWidth > room) button.classList.add('compact');
     }
 
     clear() {
@@ -265,5 +335,5 @@
     }
   }
 
-  CL.overlay = Object.assign(CL.overlay || {}, { Badges, stackTops, chooseGutter, clipOf, viewportRight, BADGE_ROOM: ROOM });
+  CL.overlay = Object.assign(CL.overlay || {}, { Badges, packBadges, chooseGutter, viewportRight, BADGE_ROOM: ROOM });
 })((globalThis.CiteLens ??= {}));

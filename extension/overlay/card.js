@@ -15,7 +15,10 @@
    * @property {string} title
    * @property {string} judgment   this source's own verdict on the sentence
    * @property {boolean} irrelevant
-   * @property {string} reason     why it could not be read, when it could not
+   * @property {string} reason     why it was not judged: the language first (not_checked), else why
+   *   it could not be read
+   * @property {string} [alsoUnread]  beside a language reason: why the page could not be read either
+   * @property {boolean} [likely]   it supports the sentence, read with low confidence
    * @property {string} [via]      'browser' when it was read through the reader's browser
    * @property {boolean} [browserMayRead]  unread, but the reader's browser may be let in
    * @property {{text: string, href: string}[]} quotes  what it says for the sentence (its evidence)
@@ -62,64 +65,15 @@
 
   const { t } = CL.i18n;
 
-  /** What one source says about the sentence, in a few words. @param {string} judgment */
-  function verdictWords(judgment) {
+  /** What one source says about the sentence, in a few words. @param {string} judgment @param {boolean} [likely] */
+  function verdictWords(judgment, likely = false) {
+    if (judgment === 'complete_support' && likely) return t('source_likely_supports');
     if (judgment === 'complete_support') return t('source_supports');
     if (judgment === 'partial_support') return t('source_supports_part');
     if (judgment === 'no_support') return t('source_does_not_support');
     if (judgment === 'inaccessible') return t('source_could_not_be_read');
     if (judgment === 'not_checked') return t('source_not_checked');
     return '';
-  }
-
-  const EDGE = 8; // px kept free at the viewport's edges
-  const SPACE = 6; // px between the card and its badge
-
-  /**
-   * Where the card goes: the first of these places that fits in the viewport and covers no
-   * other badge: below the badge or above it, moved off the badges' column towards the answer;
-   * then below or above, aligned with the badge; then beside it, outwards. When every place
-   * covers some badge, the one that covers the least.
-   * @param {{left: number, right: number, top: number, bottom: number}} anchor  the badge
-   * @param {{width: number, height: number}} size  the card's
-   * @param {{width: number, height: number}} viewport
-   * @param {{left: number, right: number, top: number, bottom: number}[]} avoid  other badges
-   * @param {{left: number, right: number, top: number, bottom: number}[]} [text]  the answer's
-   *   line boxes: among places that cover no badge, the one that covers least of them
-   * @returns {{left: number, top: number}}
-   */
-  function placeCard(anchor, size, viewport, avoid, text = []) {
-    const { width, height } = size;
-    const clampX = (/** @type {number} */ x) => Math.max(EDGE, Math.min(x, viewport.width - width - EDGE));
-    const clampY = (/** @type {number} */ y) => Math.max(EDGE, Math.min(y, viewport.height - height - EDGE));
-    // The badges' column is on the side of the badge away from the answer: the side with more room.
-    const inwardLeft = anchor.left - SPACE - width >= EDGE;
-    const inwardRight = anchor.right + SPACE + width <= viewport.width - EDGE;
-    const inward = anchor.left > viewport.width - anchor.right ? (inwardLeft ? anchor.left - SPACE - width : null) : inwardRight ? anchor.right + SPACE : null;
-    const aligned = anchor.left > viewport.width - anchor.right ? anchor.right - width : anchor.left;
-    const below = anchor.bottom + SPACE;
-    const above = anchor.top - SPACE - height;
-    const candidates = [];
-    if (inward !== null) candidates.push({ left: inward, top: below }, { left: inward, top: above }, { left: inward, top: clampY(anchor.top) });
-    candidates.push({ left: clampX(aligned), top: below }, { left: clampX(aligned), top: above });
-    const outward = anchor.left > viewport.width - anchor.right ? anchor.right + SPACE : anchor.left - SPACE - width;
-    candidates.push({ left: outward, top: clampY(anchor.top) });
-    const fits = (/** @type {{left: number, top: number}} */ c) =>
-      c.left >= EDGE - 0.5 && c.top >= EDGE - 0.5 && c.left + width <= viewport.width - EDGE + 0.5 && c.top + height <= viewport.height - EDGE + 0.5;
-    const area = (/** @type {{left: number, top: number}} */ c, /** @type {typeof avoid} */ rects) =>
-      rects.reduce((sum, r) => {
-        const w = Math.min(c.left + width, r.right) - Math.max(c.left, r.left);
-        const h = Math.min(c.top + height, r.bottom) - Math.max(c.top, r.top);
-        return sum + (w > 0 && h > 0 ? w * h : 0);
-      }, 0);
-    const inView = candidates.filter(fits);
-    const clear = inView.find((c) => area(c, avoid) === 0 && area(c, text) === 0);
-    if (clear) return clear;
-    // Other badges first (a card over one hides a verdict), then the answer's words.
-    const pool = (inView.length ? inView : candidates.map((c) => ({ left: clampX(c.left), top: clampY(c.top) })))
-      .map((c, i) => ({ c, i, badges: area(c, avoid), words: area(c, text) }));
-    pool.sort((a, b) => a.badges - b.badges || a.words - b.words || a.i - b.i);
-    return pool[0].c;
   }
 
   class Card {
@@ -178,6 +132,7 @@
       if (view.kind === 'contradicted') {
         this.add(this.el, 'p', 'note', t('card_contradicted_note'));
       }
+      if (view.kind === 'likely_support') this.add(this.el, 'p', 'note likely', t('card_likely_note'));
       if (elsewhere) this.add(this.el, 'p', 'note elsewhere', t('card_elsewhere_note', CL.overlay.elsewherePhrase(elsewhere)));
       this.addReasons(view, `${headingId}-why`);
       if (!view.sources.length) {
@@ -238,10 +193,11 @@
       const host = CL.overlay.hostOf(source.url);
       this.add(head, 'span', 'source-host', source.title ? `${host} — ${source.title}` : host);
       const why = () => (source.judgment === 'not_checked' ? t('source_not_checked_why', source.reason) : t('source_could_not_be_read_why', source.reason));
-      const verdict = source.reason ? why() : refutes ? t('source_says_otherwise') : verdictWords(source.judgment);
+      const verdict = source.reason ? why() : refutes ? t('source_says_otherwise') : verdictWords(source.judgment, source.likely);
       if (verdict) {
         this.add(box, 'div', '', source.irrelevant ? t('source_not_needed', verdict) : verdict);
       }
+      if (source.alsoUnread) this.add(box, 'div', 'also-unread', t('source_also_unread', source.alsoUnread));
       if (refutes) box.classList.add('refutes');
       if (source.via === 'browser') {
         box.classList.add('via-browser');
@@ -326,7 +282,7 @@
      * margin (a narrow window), near the badge, covering no other badge and as few of the
      * answer's lines as it can (placeCard).
      * @param {DOMRect} anchor  the badge's rectangle (or the link that opened the card)
-     * @param {DOMRect[]} [avoid]  the other badges
+     * @param {DOMRect[]} [avoid]  the other badges and the summary panel
      * @param {CardRoom|null} [room]
      */
     place(anchor, avoid = [], room = null) {
@@ -334,10 +290,20 @@
       const viewport = { width: CL.overlay.viewportRight(this.doc), height: view.innerHeight };
       const column = room ? CL.overlay.cardColumn(room.margins, room.side) : null;
       this.el.style.width = column ? `${Math.floor(column.width)}px` : '';
+      this.el.style.maxHeight = '';
       const size = { width: this.el.offsetWidth || (column ? column.width : 420), height: this.el.offsetHeight || 200 };
-      const { left, top } = column
-        ? { left: column.left, top: CL.overlay.clampTop(anchor.top, size.height, viewport.height) }
-        : placeCard(anchor, size, viewport, avoid, room ? room.lines : []);
+      let spot = column && CL.overlay.inColumn(column, anchor, size, viewport, avoid);
+      if (column && !spot) {
+        // The summary shares the column: the card takes the room beside it, scrolling inside,
+        // rather than lie over the summary or the answer.
+        const band = CL.overlay.freeBand(column, viewport.height, avoid);
+        if (band.bottom - band.top >= CL.overlay.DOCK.CARD_MIN_HEIGHT) {
+          size.height = Math.min(size.height, band.bottom - band.top);
+          this.el.style.maxHeight = `${Math.floor(size.height)}px`;
+          spot = { left: column.left, top: Math.max(band.top, Math.min(anchor.top, band.bottom - size.height)) };
+        }
+      }
+      const { left, top } = spot || CL.overlay.placeCard(anchor, size, viewport, avoid, room ? room.lines : []);
       this.el.style.left = `${Math.round(left)}px`;
       this.el.style.top = `${Math.round(top)}px`;
     }
@@ -365,5 +331,5 @@
     }
   }
 
-  CL.overlay = Object.assign(CL.overlay || {}, { Card, placeCard });
+  CL.overlay = Object.assign(CL.overlay || {}, { Card });
 })((globalThis.CiteLens ??= {}));

@@ -1,6 +1,6 @@
 /*
  * The CSS Custom Highlight registry for the overlay (names fixed by docs/api.md):
- * `citelens-<judgment>`, `citelens-contradicted` and `citelens-evidence`.
+ * `citelens-<judgment>`, `citelens-contradicted`, `citelens-likely_support` and `citelens-evidence`.
  *
  * Runs in: content scripts. Takes Ranges; where the browser has no Highlight API (Firefox
  * before 140) it does nothing and the badges alone carry the verdicts.
@@ -8,9 +8,10 @@
 'use strict';
 (function (CL) {
   const PREFIX = 'citelens-';
-  const NAMES = ['complete_support', 'partial_support', 'no_support', 'inaccessible', 'not_checked', 'no_citation', 'contradicted', 'evidence'];
-  // Overlaps resolve to the higher priority: a shown quote over a verdict, a contradiction over its judgment.
-  const PRIORITY = { contradicted: 1, evidence: 2 };
+  const NAMES = ['complete_support', 'partial_support', 'no_support', 'inaccessible', 'not_checked', 'no_citation', 'contradicted', 'likely_support', 'evidence'];
+  // Overlaps resolve to the higher priority: a shown quote over a verdict, a contradiction over
+  // its judgment, likely support over the complete support it is part of.
+  const PRIORITY = { contradicted: 1, likely_support: 1, evidence: 2 };
 
   class Highlights {
     /** @param {Window} win */

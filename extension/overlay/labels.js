@@ -21,6 +21,14 @@
       verdict: (/** @type {string} */ sources) => t('verdict_complete_support', sources),
       details: false,
     },
+    // Complete support the model read with low confidence (api.md `confidence`): never the
+    // plain green; the reader is asked to look at the quote.
+    likely_support: {
+      icon: '≈',
+      get word() { return t('badge_likely_support'); },
+      verdict: (/** @type {string} */ sources) => t('verdict_likely_support', sources),
+      details: false,
+    },
     partial_support: {
       icon: '◐',
       get word() { return t('badge_partial_support'); },
@@ -60,11 +68,36 @@
   });
 
   /** The verdicts the summary lists for the reader to look at, most serious first in meaning. */
-  const ATTENTION_KINDS = Object.freeze(['contradicted', 'no_support', 'partial_support', 'inaccessible', 'not_checked']);
+  const ATTENTION_KINDS = Object.freeze(['contradicted', 'no_support', 'partial_support', 'likely_support', 'inaccessible', 'not_checked']);
 
-  /** @param {{judgment: string, contradicted?: boolean}} result */
+  /**
+   * What a sentence's badge shows: 'contradicted' over any judgment, 'likely_support' for complete
+   * support read with low confidence (a missing `confidence` is an older companion's: high), else
+   * the judgment.
+   * @param {{judgment: string, contradicted?: boolean, confidence?: string|null}} result
+   */
   function kindOf(result) {
-    return result.contradicted ? 'contradicted' : result.judgment in KINDS ? result.judgment : 'no_support';
+    if (result.contradicted) return 'contradicted';
+    if (result.judgment === 'complete_support' && result.confidence === 'low') return 'likely_support';
+    return result.judgment in KINDS ? result.judgment : 'no_support';
+  }
+
+  /**
+   * The summary's tally: sentences per state (a judgment, or 'likely_support', which is counted
+   * apart from complete support) and, per state, how many of them a source contradicts. Each
+   * sentence is counted once, so the parts sum to the sentences (issue 60).
+   * @param {Iterable<{judgment: string, contradicted?: boolean, confidence?: string|null}>} lines
+   * @returns {{counts: Record<string, number>, contradicted: Record<string, number>}}
+   */
+  function tally(lines) {
+    /** @type {Record<string, number>} */ const counts = {};
+    /** @type {Record<string, number>} */ const contradicted = {};
+    for (const line of lines) {
+      const state = line.judgment === 'complete_support' && line.confidence === 'low' ? 'likely_support' : line.judgment;
+      counts[state] = (counts[state] || 0) + 1;
+      if (line.contradicted) contradicted[state] = (contradicted[state] || 0) + 1;
+    }
+    return { counts, contradicted };
   }
 
   /**
@@ -110,20 +143,34 @@
     return KINDS[kind].verdict(sourcesPhrase(sources));
   }
 
+  /** The summary's parts after "fully supported", in the order they are said. */
+  const COUNT_PARTS = Object.freeze([
+    ['likely_support', 'counts_likely_one', 'counts_likely_other'],
+    ['partial_support', 'counts_partly_one', 'counts_partly_other'],
+    ['no_support', 'counts_not_supported_one', 'counts_not_supported_other'],
+    ['inaccessible', 'counts_inaccessible_one', 'counts_inaccessible_other'],
+    ['not_checked', 'counts_not_checked_one', 'counts_not_checked_other'],
+    ['no_citation', 'counts_without_citation_one', 'counts_without_citation_other'],
+  ]);
+
   /**
-   * "9 of 14 sentences fully supported · 2 partly · 1 inaccessible": every non-zero count.
-   * @param {Record<string, number>} counts @param {number} contradicted
+   * "9 of 14 sentences fully supported · 2 partly · 2 not supported, 1 of them contradicted ·
+   * 1 inaccessible": every non-zero count. The parts sum to the sentences: a contradicted
+   * sentence is part of its judgment's count and said there (issue 60), never counted twice.
+   * @param {Record<string, number>} counts  per state (tally)
+   * @param {Record<string, number>} [contradicted]  per state, those a source contradicts
    */
-  function countsPhrase(counts, contradicted = 0) {
-    const total = Object.values(counts).reduce((a, b) => a + b, 0);
-    const parts = [plural(total, 'counts_fully_supported_one', 'counts_fully_supported_other', counts.complete_support || 0, total)];
+  function countsPhrase(counts, contradicted = {}) {
     const n = (/** @type {string} */ kind) => counts[kind] || 0;
-    if (n('partial_support')) parts.push(plural(n('partial_support'), 'counts_partly_one', 'counts_partly_other', n('partial_support')));
-    if (n('no_support')) parts.push(plural(n('no_support'), 'counts_not_supported_one', 'counts_not_supported_other', n('no_support')));
-    if (contradicted) parts.push(plural(contradicted, 'counts_contradicted_one', 'counts_contradicted_other', contradicted));
-    if (n('inaccessible')) parts.push(plural(n('inaccessible'), 'counts_inaccessible_one', 'counts_inaccessible_other', n('inaccessible')));
-    if (n('not_checked')) parts.push(plural(n('not_checked'), 'counts_not_checked_one', 'counts_not_checked_other', n('not_checked')));
-    if (n('no_citation')) parts.push(plural(n('no_citation'), 'counts_without_citation_one', 'counts_without_citation_other', n('no_citation')));
+    const total = Object.values(counts).reduce((a, b) => a + b, 0);
+    const against = (/** @type {string} */ kind, /** @type {string} */ part) => {
+      const k = contradicted[kind] || 0;
+      return k ? plural(k, 'counts_of_them_contradicted_one', 'counts_of_them_contradicted_other', part, k) : part;
+    };
+    const parts = [against('complete_support', plural(total, 'counts_fully_supported_one', 'counts_fully_supported_other', n('complete_support'), total))];
+    for (const [kind, one, other] of COUNT_PARTS) {
+      if (n(kind)) parts.push(against(kind, plural(n(kind), one, other, n(kind))));
+    }
     return parts.join(' · ');
   }
 
@@ -221,6 +268,7 @@
     KINDS,
     ATTENTION_KINDS,
     kindOf,
+    tally,
     markersOf,
     badgeLabel,
     sentenceVerdict,

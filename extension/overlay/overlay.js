@@ -109,6 +109,10 @@
       this.win.addEventListener('resize', this.schedule, { passive: true });
       this.resizeObserver = new this.win.ResizeObserver(this.schedule);
       this.resizeObserver.observe(doc.documentElement);
+      /** @type {Set<number>} the sentences the reader sees now: their badges show */
+      this.shown = new Set();
+      // A fold that opens changes a style or a class, not the text: its badges show as it does.
+      this.mutations = CL.overlay.watchFolds(doc, () => this.statements.values(), this.schedule);
     }
 
     /**
@@ -150,6 +154,7 @@
       for (const { ranges, view } of this.statements.values()) {
         byName[view.judgment].push(...ranges);
         if (view.kind === 'contradicted') byName.contradicted.push(...ranges);
+        if (view.kind === 'likely_support') byName.likely_support.push(...ranges);
       }
       for (const name of CL.overlay.HIGHLIGHT_NAMES) {
         if (name !== 'evidence') this.highlights.set(name, byName[name]);
@@ -180,21 +185,29 @@
       this.hitRects = [];
       /** @type {Map<Element, DOMRect>} */
       const blocks = new Map();
+      /** @type {Map<Element, Element>} the block of each sentence's node, per pass */
+      const blockOf = new Map();
       for (const [index, { ranges }] of this.statements) {
         const rects = ranges.flatMap((range) => [...range.getClientRects()]).filter((r) => r.width > 0);
-        this.hitRects.push({ index, rects });
-        for (const r of rects) right = Math.max(right, r.right);
-        if (rects.length) {
+        const clip = ranges.length ? CL.overlay.clipOf(ranges[0]) : { top: 0, bottom: 0 };
+        const block = rects.length ? CL.overlay.blockOf(ranges[0], blockOf) : null;
+        const line = block ? CL.overlay.shownLine(rects, block, clip, this.host) : null;
+        // Hovering opens a card only over words the reader sees: a folded sentence's boxes lie
+        // under the page's next section.
+        if (line) this.hitRects.push({ index, rects: rects.filter((r) => r.bottom > clip.top && r.top < clip.bottom) });
+        if (line) {
+          for (const r of rects) right = Math.max(right, r.right);
           // The gutter starts past the sentence's block, not its last word: chips and markers
           // after the words must stay uncovered.
-          const box = this.blockBoxOf(ranges[0], blocks);
-          if (left === Infinity) rtl = this.directionOf(ranges[0]) === 'rtl';
+          let box = blocks.get(/** @type {Element} */ (block));
+          if (!box) blocks.set(/** @type {Element} */ (block), (box = /** @type {Element} */ (block).getBoundingClientRect()));
+          if (left === Infinity) rtl = CL.overlay.directionOf(ranges[0]) === 'rtl';
           right = Math.max(right, box.right);
           left = Math.min(left, box.left);
         }
-        const last = rects.length ? rects[rects.length - 1] : null;
-        lines.set(index, { line: last, clip: ranges.length ? CL.overlay.clipOf(ranges[0]) : { top: 0, bottom: 0 } });
+        lines.set(index, { line, clip, block });
       }
+      this.shown = new Set([...lines].filter(([, l]) => l.line).map(([i]) => i));
       const points = [...lines.values()].filter((l) => l.line).map(({ line }) => ({ x: line.left + line.width / 2, y: line.top + line.height / 2 }));
       const gutter = CL.overlay.chooseGutter(this.host, { left, right }, [...blocks.keys()], points, rtl);
       this.badges.layout(lines, gutter);
@@ -203,10 +216,10 @@
         this.room = O.roomBeside({ left, right }, gutter, this.badgeRects(null), this.hitRects.flatMap(({ rects }) => rects), O.viewportRight(this.doc));
       }
       // The panel keeps to the side away from the badges, in a margin, or folds to a chip.
-      if (this.statements.size && this.room) this.bar.dock(CL.overlay.dockPanel(this.room.margins, gutter.side === 'right' ? 'left' : 'right'));
+      if (this.statements.size && this.room) this.bar.dock(CL.overlay.dockBeside(this.room.margins, gutter.side));
       if (this.card.open && this.card.index !== null) {
         const badge = this.badges.buttons.get(this.card.index);
-        if (badge && !badge.hidden) this.card.place(badge.getBoundingClientRect(), this.badgeRects(badge), this.room);
+        if (badge && !badge.hidden) this.card.place(badge.getBoundingClientRect(), this.avoidRects(badge), this.room);
       }
       // Counted on the host, so that a test can tell that the badges stand where the page now is
       // (a pass begun after its scroll, resize or re-render has ended) instead of guessing with
@@ -219,26 +232,10 @@
       return [...this.badges.buttons.values()].filter((b) => b !== except && !b.hidden).map((b) => b.getBoundingClientRect());
     }
 
-    /** The writing direction of the block a sentence is in. @param {Range} range */
-    directionOf(range) {
-      const node = range.startContainer;
-      const el = node.nodeType === 1 ? /** @type {Element} */ (node) : node.parentElement;
-      return el ? this.win.getComputedStyle(el).direction : 'ltr';
-    }
-
-    /**
-     * The box of the block a sentence sits in.
-     * @param {Range} range
-     * @param {Map<Element, DOMRect>} cache  per layout pass
-     */
-    blockBoxOf(range, cache) {
-      const node = range.commonAncestorContainer;
-      let el = node.nodeType === 1 ? /** @type {Element} */ (node) : node.parentElement;
-      while (el && el !== this.doc.body && this.win.getComputedStyle(el).display.startsWith('inline')) el = el.parentElement;
-      el = el || this.doc.documentElement;
-      let box = cache.get(el);
-      if (!box) cache.set(el, (box = el.getBoundingClientRect()));
-      return box;
+    /** What the card must not cover: the other badges and the summary panel (issue 60). @param {Element|null} except */
+    avoidRects(except) {
+      const panel = this.bar.panel.getBoundingClientRect();
+      return panel.width && panel.height ? [...this.badgeRects(except), panel] : this.badgeRects(except);
     }
 
     /** Hovering the sentence itself opens its card, as hovering its badge does. */
@@ -277,7 +274,7 @@
       this.openedBy = by;
       // A sentence the page no longer shows has no badge in view: the card opens by what opened it.
       const anchor = badge.hidden && this.returnTo ? this.returnTo : badge;
-      this.card.show(entry.view, anchor.getBoundingClientRect(), this.badgeRects(badge), this.room);
+      this.card.show(entry.view, anchor.getBoundingClientRect(), this.avoidRects(badge), this.room);
       badge.setAttribute('aria-expanded', 'true');
       this.refreshEvidence();
     }
@@ -322,7 +319,11 @@
       const range = entry.ranges[0];
       const node = range && range.startContainer;
       const el = node && (node.nodeType === 1 ? /** @type {Element} */ (node) : node.parentElement);
-      if (el) el.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' });
+      // A sentence in a folded part of the answer: the fold comes into view, never its hidden
+      // content scrolled inside it (that would move the engine's page under the reader).
+      const fold = el ? CL.overlay.foldOf(el, range) : null;
+      if (fold) fold.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
+      else if (el) el.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' });
       this.reposition();
       this.openCardByKey(index, from);
     }
@@ -383,6 +384,7 @@
       this.doc.removeEventListener('mousemove', this.onMove);
       this.win.removeEventListener('resize', this.schedule);
       this.resizeObserver.disconnect();
+      this.mutations.disconnect();
       this.highlights.clear();
       this.host.remove();
     }

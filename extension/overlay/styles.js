@@ -15,6 +15,9 @@
    */
   const PALETTE = Object.freeze({
     complete_support: { background: '#dcfce7', border: '#15803d', text: '#14532d' },
+    // Likely supported (complete support read with low confidence): teal, never the green, and a
+    // double border of its own.
+    likely_support: { background: '#cffafe', border: '#0e7490', text: '#164e63', style: 'double' },
     partial_support: { background: '#fef9c3', border: '#a16207', text: '#713f12' },
     no_support: { background: '#fee2e2', border: '#b91c1c', text: '#7f1d1d' },
     contradicted: { background: '#fae8ff', border: '#a21caf', text: '#701a75' },
@@ -39,7 +42,9 @@
 .badge[hidden] { display: none; }
 .badge:focus-visible { outline: 3px solid #2563eb; outline-offset: 2px; }
 .badge .icon { font-size: 13px; width: 14px; text-align: center; }
-.badge .num { font-weight: 500; opacity: 0.8; min-width: 0; max-width: 12em; overflow: hidden; text-overflow: ellipsis; }
+.badge .num { font-weight: 500; opacity: 0.8; }
+/* Short of room a badge drops the page's marker, never cuts it (badges.js fit). */
+.badge.no-num .num { display: none; }
 .badge .elsewhere { font-weight: 500; margin-left: 2px; padding-left: 6px; border-left: 1px solid currentColor; }
 .badge .elsewhere.joined { margin-left: 0; padding-left: 0; border-left: 0; }
 .badge.compact { width: 20px; padding: 0; justify-content: center; gap: 0; border-radius: 10px; }
@@ -47,6 +52,7 @@
 .badge.stacked { flex-wrap: wrap; height: auto; min-height: 22px; padding-top: 3px; padding-bottom: 3px; row-gap: 2px; border-radius: 9px; }
 .badge.stacked .elsewhere { flex-basis: 100%; margin-left: 0; padding-left: 0; border-left: 0; white-space: normal; text-align: left; line-height: 1.25; }
 .k-contradicted { border-width: 2px; }
+.k-likely_support { border-width: 3px; }
 ${Object.entries(PALETTE).map(([kind, c]) => `.k-${kind} { background: ${c.background}; border-color: ${c.border}; color: ${c.text};${c.style ? ` border-style: ${c.style};` : ''} }`).join('\n')}
 .card { position: fixed; z-index: 1; width: min(420px, calc(100vw - 16px)); max-height: min(60vh, 480px); overflow: auto;
   background: #fff; border: 1px solid #cbd5e1; border-radius: 10px; padding: 12px 14px;
@@ -63,6 +69,8 @@ ${Object.entries(PALETTE).map(([kind, c]) => `.k-${kind} { background: ${c.backg
 .card .note { margin: 6px 0 0; color: #7f1d1d; }
 .card .note.elsewhere { color: #1e3a8a; font-weight: 600; }
 .card .note.cited-by { color: #334155; }
+.card .note.likely { color: #164e63; }
+.card .also-unread { color: #475569; }
 .card .reasons-head { margin: 10px 0 0; font-weight: 600; }
 .card .reasons ul { margin: 2px 0 0; padding-left: 18px; }
 .card .elsewhere-head { margin: 10px 0 0; font-weight: 600; }
@@ -79,6 +87,8 @@ ${Object.entries(PALETTE).map(([kind, c]) => `.k-${kind} { background: ${c.backg
 .panel.dock-left { right: auto; left: 16px; }
 /* Docked in a margin beside the answer (dock.js): as tall as the window allows, as wide as the margin. */
 .panel.docked { max-width: none; max-height: calc(100vh - 32px); }
+/* Sharing its margin with the card (dock.js dockBeside): the lower part, the card above it. */
+.panel.docked.shared { max-height: 45vh; }
 .panel .chip { display: flex; flex-wrap: wrap; gap: 2px 8px; align-items: baseline; width: 100%; border: 0; border-radius: 12px; background: none; color: inherit;
   font: inherit; padding: 8px 12px; cursor: pointer; text-align: left; }
 .panel .chip[hidden] { display: none; }
@@ -98,7 +108,8 @@ ${Object.entries(PALETTE).map(([kind, c]) => `.k-${kind} { background: ${c.backg
 .attention .head { display: block; font-weight: 700; margin-bottom: 4px; }
 .attention ul { list-style: none; margin: 0; padding: 0; }
 .attention li + li { margin-top: 2px; }
-.attention a { display: flex; gap: 6px; color: #f8fafc; text-decoration: none; padding: 2px 4px; border-radius: 6px; }
+.attention a { display: grid; grid-template-columns: 14px minmax(0, 1fr); column-gap: 6px; color: #f8fafc; text-decoration: none;
+  padding: 2px 4px; border-radius: 6px; }
 .attention a:hover .what, .attention a:focus-visible .what { text-decoration: underline; }
 .attention a:focus-visible { outline: 3px solid #93c5fd; outline-offset: 1px; }
 .attention button.group { display: flex; gap: 6px; width: 100%; border: 0; background: none; color: #f8fafc; font: inherit; text-align: left;
@@ -111,8 +122,8 @@ ${Object.entries(PALETTE).map(([kind, c]) => `.k-${kind} { background: ${c.backg
 .attention ul.members { padding-left: 20px; margin-top: 2px; }
 .attention ul.members[hidden] { display: none; }
 .attention .icon { width: 14px; text-align: center; flex: none; }
-.attention .what { font-weight: 600; white-space: nowrap; color: #bfdbfe; }
-.attention .text { color: #cbd5e1; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; min-width: 0; }
+.attention .what { font-weight: 600; color: #bfdbfe; }
+.attention .text { grid-column: 2; color: #cbd5e1; overflow-wrap: break-word; }
 .bar .brand { font-weight: 700; }
 .bar .note, .bar .status, .bar .elsewhere { flex-basis: 100%; color: #cbd5e1; }
 .bar .message { flex-basis: 100%; }

@@ -79,10 +79,12 @@
     }
 
     /**
-     * @param {{counts: Record<string, number>, contradicted: number, recall?: number,
+     * @param {{counts: Record<string, number>, contradicted?: Record<string, number>, recall?: number,
      *   precision?: number, misplaced?: number, uncitedSupported?: number, warning?: string,
      *   note?: string, browserReadable?: string[], readByBrowser?: number,
      *   over?: {statements: number, citations: number, block_cited: number}}} summary
+     *   counts, contradicted: the sentences per state and, per state, those a source
+     *   contradicts (labels.js tally), so that the parts sum to the sentences;
      *   misplaced, uncitedSupported: the summary line's misplaced_citations and
      *   uncited_but_supported; warning: the results are incomplete; note: something the reader
      *   should know about complete results; browserReadable: the hosts of sources that turned
@@ -215,7 +217,8 @@
      * Where the panel goes (dock.js dockPanel): a column in the margin beside the answer, or,
      * with no margin wide enough, a chip in that margin's bottom corner, unfolded only while
      * the reader wants it (it then lies over the page, as they asked).
-     * @param {{side: 'left'|'right', collapsed: boolean, left: number, width: number}} place
+     * @param {{side: 'left'|'right', collapsed: boolean, left: number, width: number, shared?: boolean}} place
+     *   shared: the card opens in this margin too; the panel keeps to its lower part
      */
     dock(place) {
       this.place = place;
@@ -223,6 +226,7 @@
       const style = this.panel.style;
       this.panel.classList.toggle('dock-left', place.side === 'left');
       this.panel.classList.toggle('docked', !place.collapsed);
+      this.panel.classList.toggle('shared', !place.collapsed && !!place.shared);
       this.panel.classList.toggle('collapsed', folded);
       this.chip.hidden = !place.collapsed;
       this.chip.setAttribute('aria-expanded', String(!folded));

@@ -11,14 +11,25 @@
 (function (CL) {
   /**
    * The sources the companion could not read but the reader's browser may: inaccessible, marked
-   * `browser_may_read`, and not already read through the browser.
+   * `browser_may_read`, and not already read through the browser. Given the statement lines, only
+   * those a statement could not be judged for because they were unread (a per_citation
+   * `inaccessible`): a page cited only by sentences left unchecked for their language would be
+   * read for nothing (issue 60: offer the browser only where it can help).
    * @param {Iterable<{url: string, status: string, browser_may_read?: boolean, via?: string}>} sources
+   * @param {Iterable<{per_citation?: {url: string, judgment: string}[]}>} [lines]
    * @returns {string[]}
    */
-  function browserReadable(sources) {
+  function browserReadable(sources, lines) {
+    /** @type {Set<string>|null} */
+    let wanted = null;
+    if (lines) {
+      wanted = new Set();
+      for (const line of lines) for (const pc of line.per_citation || []) if (pc.judgment === 'inaccessible') wanted.add(pc.url);
+    }
     const urls = [];
     for (const s of sources) {
-      if (s.status === 'inaccessible' && s.browser_may_read === true && s.via !== 'browser' && !urls.includes(s.url)) urls.push(s.url);
+      if (s.status !== 'inaccessible' || s.browser_may_read !== true || s.via === 'browser' || urls.includes(s.url)) continue;
+      if (!wanted || wanted.has(s.url)) urls.push(s.url);
     }
     return urls;
   }

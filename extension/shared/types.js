@@ -58,6 +58,8 @@
  * @property {string} [marker]   that citation's marker, echoed
  * @property {string} url
  * @property {Judgment} judgment
+ * @property {'high'|'low'|null} [confidence]  for complete_support only: "low" is likely support,
+ *   to be checked against the quote (issue 58); absent from an older companion, read as "high"
  * @property {number} score
  * @property {number} [contradiction]  the source's contradiction probability
  * @property {boolean} irrelevant  ALCE precision: cannot support alone and the others suffice without it
@@ -96,6 +98,8 @@
  * @property {string[]} citations
  * @property {'marker'|'block'|null} [cited_by]  by a marker of its own, or by the link closing its paragraph; null when it cites nothing
  * @property {Judgment} judgment
+ * @property {'high'|'low'|null} [confidence]  as PerCitation's: complete_support with "low" is
+ *   shown as its own state, "Likely supported: check the quote", never as the plain green
  * @property {boolean} contradicted  a cited source says the opposite; judgment is then no_support or partial_support
  * @property {number} score
  * @property {PerCitation[]} per_citation

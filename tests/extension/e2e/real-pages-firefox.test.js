@@ -2,7 +2,7 @@
 // its engine's own URL through request interception, the toolbar button pressed through
 // Firefox's own action entry point (helpers/firefox.js), against the real companion. The same
 // checks as real-pages.test.js: at least 3 sentences judged, one with its citation, no badge
-// outside the answer.
+// outside the answer, no visible badge beside no visible sentence or outside the answer's box.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -61,6 +61,9 @@ for (const realPage of PAGES) {
     assert.ok(placed.cited >= 1, 'no sentence kept its citation');
     assert.equal(placed.ranges, placed.badges, 'every badge marks its sentence');
     assert.deepEqual(placed.outside, [], 'badges outside the answer');
+    // Issue 60: no visible badge beside no visible sentence, none outside the answer's box.
+    assert.deepEqual(placed.besideNothing, [], 'visible badges beside no visible sentence');
+    assert.deepEqual(placed.outsideBox, [], "visible badges outside the answer's box");
     await page.close();
   });
 }

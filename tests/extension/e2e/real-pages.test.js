@@ -3,8 +3,9 @@
 // is refused, as a page without its scripts and styles), the toolbar action fired as a reader
 // would, against the real companion. The cited sites cannot be reached from here, so their
 // sentences come back "could not read": what is checked is capture and badge placement —
-// at least 3 sentences judged, at least one with its citation, and no badge outside the answer
-// (helpers/real-pages.js ANSWER_REGIONS). Screenshots go to test-artifacts/.
+// at least 3 sentences judged, at least one with its citation, no badge outside the answer
+// (helpers/real-pages.js ANSWER_REGIONS), and no visible badge beside no visible sentence or
+// outside the answer's box (issue 60). Screenshots go to test-artifacts/.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -56,6 +57,9 @@ for (const realPage of PAGES) {
     assert.ok(placed.cited >= 1, 'no sentence kept its citation');
     assert.equal(placed.ranges, placed.badges, 'every badge marks its sentence');
     assert.deepEqual(placed.outside, [], 'badges outside the answer');
+    // Issue 60: no visible badge beside no visible sentence, none outside the answer's box.
+    assert.deepEqual(placed.besideNothing, [], 'visible badges beside no visible sentence');
+    assert.deepEqual(placed.outsideBox, [], "visible badges outside the answer's box");
     await page.close();
   });
 }

@@ -1,3 +1,5 @@
+import { countsProblem } from './screen.js';
+
 // Reading the overlay the way a reader (or a screen reader) meets it: badges by their names,
 // cards by focus, the summary bar's words. Shared by the Chromium and Firefox tests; works on
 // Playwright and Puppeteer pages alike (only `evaluate` and `waitForFunction` are used).
@@ -9,11 +11,13 @@
  * does not cite adds "; found in [4]" (or the page's host) and the card has evidence.
  */
 export const BADGE_LABEL =
-  /^Sentence \d+: (?:(?:fully supported by|partly supported by|not supported by|contradicted by|could not read) (?:source [^;—]+|sources [^;—]+ and [^;—]+)(?: — show (?:evidence|details)|; found in [^;—]+ — show evidence)|no citation(?:; found in [^;—]+ — show evidence)?)$/;
+  /^Sentence \d+: (?:(?:fully supported by|likely supported by|partly supported by|not supported by|contradicted by|could not read) (?:source [^;—]+|sources [^;—]+ and [^;—]+)(?: — show (?:evidence|details)|; found in [^;—]+ — show evidence)|no citation(?:; found in [^;—]+ — show evidence)?)$/;
 
 /**
  * Waits for the stream to finish, returning when the first badge and the summary appeared,
- * in ms after `since`.
+ * in ms after `since`. Every page of the end-to-end suite comes through here, so here the
+ * summary's counts are checked to add up to the sentences shown (issue 60 item 2): it throws,
+ * in words, when they do not.
  */
 export async function waitForResults(page, since, timeout = 120_000) {
   let first = null;
@@ -24,11 +28,17 @@ export async function waitForResults(page, since, timeout = 120_000) {
       return {
         badges: root ? root.querySelectorAll('.badge').length : 0,
         done: !!root?.querySelector('.bar button[data-action="export"]'),
+        counts: root?.querySelector('.bar .counts')?.textContent ?? '',
         error: root?.querySelector('.bar.error')?.textContent || '',
       };
     });
     if (state.badges && first === null) first = Date.now() - since;
-    if (state.done) return { first: first ?? Date.now() - since, last: Date.now() - since };
+    if (state.done) {
+      const last = Date.now() - since;
+      const problem = countsProblem(state.counts, state.badges);
+      if (problem) throw new Error(problem);
+      return { first: first ?? last, last };
+    }
     if (state.error) throw new Error(`the overlay shows an error: ${state.error}`);
     if (Date.now() > deadline) throw new Error(`no summary after ${timeout} ms (${state.badges} badges)`);
     await new Promise((r) => setTimeout(r, 20));

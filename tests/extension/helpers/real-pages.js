@@ -119,8 +119,9 @@ export function answerRegion(page) {
 }
 
 /**
- * Runs in the page: the sentences the overlay marked (its CSS highlights), and those that lie
- * outside the answer region. Works on Playwright and Puppeteer pages alike.
+ * Runs in the page: the sentences the overlay marked (its CSS highlights), those that lie outside
+ * the answer region, and the visible badges beside no visible line of the answer or outside its
+ * box (besideNothing, outsideBox: sentence indices). Works on Playwright and Puppeteer pages alike.
  * @param {{inside: string, outside: string}} region
  */
 export function badgePlacement(region) {
@@ -136,7 +137,45 @@ export function badgePlacement(region) {
     const el = holder(range);
     return !el || !el.closest(region.inside) || !!el.closest(region.outside);
   });
+  // Issue 60: each visible badge beside a line of the answer the page shows (not folded away,
+  // not under something else) and inside the answer's own box, never in the gutter below it.
+  const host = document.querySelector('citelens-overlay');
+  const roots = [...new Set(ranges.map((range) => holder(range)?.closest(region.inside)).filter(Boolean))];
+  const answerBox = roots.map((el) => el.getBoundingClientRect()).reduce(
+    (a, r) => ({ top: Math.min(a.top, r.top), bottom: Math.max(a.bottom, r.bottom) }),
+    { top: Infinity, bottom: -Infinity },
+  );
+  // A line shows when the page's element at its middle is of the text's own block (the block,
+  // or a word or chip in it), not of something laid over it or a fold cutting it away.
+  const blockOf = (node) => {
+    let el = node.parentElement;
+    while (el.parentElement && getComputedStyle(el).display.startsWith('inline')) el = el.parentElement;
+    return el;
+  };
+  const lines = [];
+  for (const el of roots) {
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!node.data.trim()) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      for (const r of range.getClientRects()) {
+        if (r.width < 1 || r.bottom <= 0 || r.top >= innerHeight || r.right <= 0 || r.left >= innerWidth) continue;
+        // At its start, middle and end: a line partly under something else still shows.
+        const shows = [r.left + 6, r.left + r.width / 2, r.right - 6].some((x) => {
+          const hit = document.elementsFromPoint(Math.min(Math.max(x, 0), innerWidth - 1), r.top + r.height / 2).find((e) => e !== host);
+          return hit && blockOf(node).contains(hit);
+        });
+        if (shows) lines.push(r);
+      }
+    }
+  }
+  const visible = badges.filter((b) => !b.hidden).map((b) => ({ index: Number(b.dataset.index), box: b.getBoundingClientRect() }));
+  const besideNothing = visible.filter(({ box }) => !lines.some((l) => box.top < l.bottom - 0.5 && l.top < box.bottom - 0.5)).map((b) => b.index);
+  const outsideBox = visible.filter(({ box }) => box.top < answerBox.top - 4 || box.bottom > answerBox.bottom + 4).map((b) => b.index);
   return {
+    besideNothing,
+    outsideBox,
     badges: badges.length,
     shown: badges.filter((b) => !b.hidden).length,
     cited: badges.filter((b) => b.dataset.kind !== 'no_citation').length,
@@ -164,4 +203,23 @@ export async function pressUntilOverlay(page, press) {
     if (attempt === 2) throw new Error('no overlay 30 s after each of two toolbar clicks');
     console.log('# no overlay 30 s after the toolbar click: pressed again');
   }
+}
+
+/**
+ * Runs in the page: scrolls the sentence at `fraction` of the marked ones (0 the first, 0.5 the
+ * middle one, in the page's order) to the top third of the window, so that what a reader sees
+ * there can be measured; a saved page often opens far above its answer.
+ * @param {number} fraction
+ */
+export function scrollToMarked(fraction) {
+  const ranges = [];
+  CSS.highlights.forEach((highlight, name) => name !== 'citelens-evidence' && ranges.push(...highlight));
+  ranges.sort((a, b) => a.compareBoundaryPoints(Range.START_TO_START, b));
+  const range = ranges[Math.min(ranges.length - 1, Math.floor(fraction * ranges.length))];
+  if (!range) return false;
+  const top = range.getBoundingClientRect().top + scrollY - innerHeight / 3;
+  const node = range.startContainer;
+  (node.nodeType === 1 ? node : node.parentElement).scrollIntoView({ block: 'start' });
+  if (Math.abs(scrollY - Math.max(0, top)) > innerHeight) window.scrollTo(0, Math.max(0, top));
+  return true;
 }

@@ -23,9 +23,10 @@ export function sentencesOf(text) {
 }
 
 /**
- * @param {{verdict?: (s: {index: number, text: string, citations: string[]}) => {judgment: string, reason?: string, contradicted?: boolean}}} [options]
- *   verdict: each sentence's judgment (and the reason of a not_checked or inaccessible one); by
- *   default a cited sentence is fully supported and an uncited one has no citation
+ * @param {{verdict?: (s: {index: number, text: string, citations: string[]}) => {judgment: string, reason?: string, contradicted?: boolean, confidence?: string}}} [options]
+ *   verdict: each sentence's judgment (and the reason of a not_checked or inaccessible one, and
+ *   the `confidence` of a complete support); by default a cited sentence is fully supported and
+ *   an uncited one has no citation
  * @returns {Promise<{base: string, token: string, requests: any[], close: () => Promise<void>}>}
  */
 export async function startStubCompanion(options = {}) {
@@ -81,6 +82,7 @@ function linesFor(request, verdict) {
       span: s.span,
       citations: ids,
       judgment: v.judgment,
+      ...(v.confidence ? { confidence: v.confidence } : {}),
       contradicted: !!v.contradicted,
       score: v.judgment === 'complete_support' ? 0.9 : 0.1,
       reasons: [],
@@ -89,6 +91,7 @@ function linesFor(request, verdict) {
         marker: c.marker,
         url: c.url,
         judgment: v.judgment === 'no_citation' ? 'no_support' : v.judgment,
+        ...(v.confidence ? { confidence: v.confidence } : {}),
         score: 0.9,
         irrelevant: false,
         ...(v.reason ? { reason: v.reason } : {}),

@@ -37,7 +37,7 @@ function setUp() {
 test('badges come in sentence order in the tab order, before the card and the summary', () => {
   const { overlay, root, show } = setUp();
   for (const [i, kind] of [[2, 'no_support'], [0, 'complete_support'], [3, 'contradicted'], [1, 'partial_support']]) show(i, kind);
-  overlay.bar.done({ counts: { complete_support: 1, partial_support: 1, no_support: 2 }, contradicted: 1 });
+  overlay.bar.done({ counts: { complete_support: 1, partial_support: 1, no_support: 2 }, contradicted: { no_support: 1 } });
   const focusable = [...root.querySelectorAll('button, a[href]')].filter((el) => !el.closest('[hidden]'));
   assert.deepEqual(focusable.slice(0, 4).map((b) => b.getAttribute('aria-label')), [
     'Sentence 1: fully supported by source 1 — show evidence',
@@ -103,7 +103,7 @@ test('the summary lists the sentences that need attention; each link opens its c
   show(1, 'no_support');
   show(2, 'no_citation');
   show(3, 'contradicted');
-  overlay.bar.done({ counts: { complete_support: 1, no_support: 2, no_citation: 1 }, contradicted: 1 });
+  overlay.bar.done({ counts: { complete_support: 1, no_support: 2, no_citation: 1 }, contradicted: { no_support: 1 } });
   const list = root.querySelector('.attention');
   assert.equal(list.hidden, false);
   assert.equal(list.tagName, 'NAV');
@@ -137,10 +137,10 @@ test('no list when nothing needs attention, and none while checking or on an err
   const { overlay, root, show } = setUp();
   show(0, 'complete_support');
   show(2, 'no_citation');
-  overlay.bar.done({ counts: { complete_support: 1, no_citation: 1 }, contradicted: 0 });
+  overlay.bar.done({ counts: { complete_support: 1, no_citation: 1 } });
   assert.equal(root.querySelector('.attention').hidden, true);
   show(1, 'inaccessible');
-  overlay.bar.done({ counts: { complete_support: 1, inaccessible: 1, no_citation: 1 }, contradicted: 0 });
+  overlay.bar.done({ counts: { complete_support: 1, inaccessible: 1, no_citation: 1 } });
   assert.equal(root.querySelectorAll('.attention a').length, 1);
   overlay.bar.working('Checking…');
   assert.equal(root.querySelector('.attention').hidden, true);
@@ -168,7 +168,7 @@ test('sentences left unchecked for the same reason are one row with a count, a b
     range.selectNodeContents(span);
     overlay.show(i, [range], i === 3 ? view(i, 'no_support') : i === 28 ? view(i, 'not_checked', 'the page is in Korean; CiteLens reads English and French') : view(i, 'not_checked', reason));
   }
-  overlay.bar.done({ counts: { no_support: 1, not_checked: 28 }, contradicted: 0 });
+  overlay.bar.done({ counts: { no_support: 1, not_checked: 28 } });
   const list = root.querySelector('.attention');
   assert.equal(root.getElementById(list.getAttribute('aria-labelledby')).textContent, 'Needs your attention (29)');
   const rows = [...list.querySelector('ul').children];

@@ -74,7 +74,7 @@ test('the summary bar says what to do, with commands shown as code', () => {
   const bar = overlay.host.shadowRoot.querySelector('.bar');
   assert.equal(bar.getAttribute('role'), 'alert');
   assert.equal(bar.querySelector('code').textContent, 'citelens serve');
-  overlay.bar.done({ counts: { complete_support: 9, partial_support: 2, no_support: 0, inaccessible: 1, no_citation: 2 }, contradicted: 0, recall: 0.667, precision: 0.8 });
+  overlay.bar.done({ counts: { complete_support: 9, partial_support: 2, no_support: 0, inaccessible: 1, no_citation: 2 }, recall: 0.667, precision: 0.8 });
   assert.equal(bar.querySelector('.counts').textContent, '9 of 14 sentences fully supported · 2 partly · 1 inaccessible · 2 without citation');
   assert.equal(bar.querySelector('.metrics').textContent, 'Citation recall 67% · precision 80%');
   assert.equal(bar.querySelector('button[data-action="export"]').textContent, 'Export audit card');
@@ -83,7 +83,7 @@ test('the summary bar says what to do, with commands shown as code', () => {
 
 test('the summary bar offers "Save this answer for a batch audit" when the controller can save it', () => {
   const { overlay } = overlayOn();
-  const done = { counts: { complete_support: 1, partial_support: 0, no_support: 0, inaccessible: 0, no_citation: 0 }, contradicted: 0 };
+  const done = { counts: { complete_support: 1, partial_support: 0, no_support: 0, inaccessible: 0, no_citation: 0 } };
   overlay.bar.done(done);
   const bar = overlay.host.shadowRoot.querySelector('.bar');
   assert.equal(bar.querySelector('button[data-action="save-batch"]'), null, 'no button without the action');
@@ -139,15 +139,15 @@ test('the summary bar says what citation recall and precision were computed over
   const { overlay } = overlayOn();
   const bar = overlay.host.shadowRoot.querySelector('.bar');
   const counts = { complete_support: 1, partial_support: 0, no_support: 0, inaccessible: 2, no_citation: 0 };
-  overlay.bar.done({ counts, contradicted: 0, recall: 1, precision: 1, over: { statements: 1, citations: 1, block_cited: 0 } });
+  overlay.bar.done({ counts, recall: 1, precision: 1, over: { statements: 1, citations: 1, block_cited: 0 } });
   assert.equal(bar.querySelector('.counts').textContent, '1 of 3 sentences fully supported · 2 inaccessible');
   assert.equal(bar.querySelector('.metrics').textContent, 'Citation recall 100% · precision 100%');
   assert.equal(bar.querySelector('.basis').textContent, 'Recall over the 1 sentence whose sources could be read, precision over 1 citation');
-  overlay.bar.done({ counts: { ...counts, complete_support: 4 }, contradicted: 0, recall: 0.5, precision: 0.6, over: { statements: 4, citations: 5, block_cited: 3 } });
+  overlay.bar.done({ counts: { ...counts, complete_support: 4 }, recall: 0.5, precision: 0.6, over: { statements: 4, citations: 5, block_cited: 3 } });
   assert.equal(bar.querySelector('.basis').textContent,
     "Recall over the 4 sentences whose sources could be read (3 cited by their paragraph's link), precision over 5 citations");
   // A summary from a companion before these counts: the figures alone, as before.
-  overlay.bar.done({ counts, contradicted: 0, recall: 1, precision: 1 });
+  overlay.bar.done({ counts, recall: 1, precision: 1 });
   assert.equal(bar.querySelector('.basis'), null);
   overlay.destroy();
 });

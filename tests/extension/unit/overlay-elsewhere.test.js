@@ -198,13 +198,13 @@ test('a source is not called refuting when the line does not say which of severa
 test('the summary names misplaced citations and uncited sentences a source supports, when there are any', () => {
   const { overlay, root } = setUp();
   const counts = { complete_support: 2, partial_support: 0, no_support: 2, inaccessible: 0, no_citation: 1 };
-  overlay.bar.done({ counts, contradicted: 1, recall: 0.5, precision: 0.5, misplaced: 1, uncitedSupported: 1 });
+  overlay.bar.done({ counts, contradicted: { no_support: 1 }, recall: 0.5, precision: 0.5, misplaced: 1, uncitedSupported: 1 });
   const bar = root.querySelector('.bar');
-  assert.equal(bar.querySelector('.counts').textContent, '2 of 5 sentences fully supported · 2 not supported · 1 contradicted · 1 without citation');
+  assert.equal(bar.querySelector('.counts').textContent, '2 of 5 sentences fully supported · 2 not supported, 1 of them contradicted · 1 without citation');
   assert.equal(bar.querySelector('.elsewhere').textContent, 'Found in another source: 1 sentence with a misplaced citation, 1 without citation');
-  overlay.bar.done({ counts, contradicted: 0, misplaced: 0, uncitedSupported: 0 });
+  overlay.bar.done({ counts, misplaced: 0, uncitedSupported: 0 });
   assert.equal(bar.querySelector('.elsewhere'), null);
-  overlay.bar.done({ counts, contradicted: 0 });
+  overlay.bar.done({ counts });
   assert.equal(bar.querySelector('.elsewhere'), null);
   overlay.destroy();
 });

@@ -23,29 +23,42 @@ const rect = (left, top, width, height) => ({ left, top, width, height, right: l
 const plain = (x) => JSON.parse(JSON.stringify(x));
 const overlaps = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 
-test('stackTops: badges of sentences that end on the same line go one under the other', () => {
+test('packBadges: each badge stays beside its own line; badges of sentences ending on one line go side by side', () => {
   const { O } = overlayOn();
-  // Two sentences on one line, a third two lines down, a fourth far below.
-  const tops = [...O.stackTops([{ top: 100, height: 22 }, { top: 100, height: 22 }, { top: 110, height: 22 }, { top: 300, height: 22 }], 3)];
-  assert.deepEqual(tops, [100, 125, 150, 300]);
-  // The order is by wanted top, whatever order they come in; ties keep the order given.
-  assert.deepEqual([...O.stackTops([{ top: 200, height: 22 }, { top: 100, height: 40 }], 3)], [200, 100]);
-  assert.deepEqual([...O.stackTops([{ top: 200, height: 22 }, { top: 180, height: 40 }], 3)], [223, 180]);
-  // Made to fail: laid out without stacking, the first two would overlap.
-  assert.ok(overlaps(rect(0, 100, 100, 22), rect(0, 100, 100, 22)));
+  const line = (top, height = 24) => ({ top, bottom: top + height });
+  const item = (top, l, width = 100) => ({ top, height: 22, width, line: l });
+  // Two sentences on one line, a third on the next line, a fourth far below.
+  const spots = plain(O.packBadges([item(101, line(100)), item(101, line(100)), item(125, line(124)), item(301, line(300))], 3, 200, 20));
+  assert.deepEqual(spots.map((s) => s.top), [101, 101, 126, 301]);
+  assert.deepEqual(spots.map((s) => s.offset), [0, 103, 0, 0]);
+  assert.deepEqual(spots.map((s) => s.compact), [false, true, false, false]);
+  // A table row of five cells: one row of badges beside it, none drifting below the row (issue 60:
+  // five badges stood in the gutter under a table).
+  const row = line(400, 40);
+  const cells = plain(O.packBadges([0, 1, 2, 3, 4].map(() => item(409, row)), 3, 200, 20));
+  for (const s of cells) assert.ok(s.top < row.bottom && s.top + 22 > row.top, JSON.stringify(s));
+  // Under the one before while it still shares the line; beside it after; and with no room left
+  // beside the row, the next one stacks (the last resort) rather than leave the gutter.
+  const tight = plain(O.packBadges([0, 1, 2, 3].map(() => item(409, row)), 3, 130, 20));
+  assert.deepEqual(tight.map((s) => [s.top, s.offset]), [[409, 0], [434, 0], [434, 103], [459, 0]]);
+  // The order is by wanted top, whatever order they come in.
+  assert.deepEqual(plain(O.packBadges([item(200, line(199)), item(100, line(99))], 3, 200, 20)).map((s) => s.top), [200, 100]);
 });
 
-test('layout: no badge overlaps another, all in the gutter past the answer\'s edge; compact in a narrow one', () => {
+test('layout: no badge overlaps another, all in the gutter past the answer\'s edge, beside their lines; compact in a narrow one', () => {
   const { overlay, document } = overlayOn();
   for (const i of [0, 1, 2]) overlay.badges.upsert(i, view(i));
   const lines = new Map([0, 1, 2].map((i) => [i, { line: rect(300, 200, 200, 24), clip: { top: 0, bottom: 768 } }]));
   overlay.badges.layout(lines, { side: 'right', edge: 600 });
-  const boxes = [...overlay.badges.buttons.values()].map((b) => rect(parseFloat(b.style.left), parseFloat(b.style.top), 100, 22));
+  const buttons = [...overlay.badges.buttons.values()];
+  const boxes = buttons.map((b) => rect(parseFloat(b.style.left), parseFloat(b.style.top), b.classList.contains('compact') ? 20 : 100, 22));
   for (const [i, a] of boxes.entries()) {
-    assert.equal(a.left, 610, 'past the answer\'s right edge and the gap');
+    assert.ok(a.left >= 610, 'past the answer\'s right edge and the gap');
+    assert.ok(a.top < 224 && a.bottom > 200, `badge ${i} beside its line: ${JSON.stringify(a)}`);
     for (const b of boxes.slice(i + 1)) assert.ok(!overlaps(a, b), JSON.stringify([a, b]));
   }
-  assert.deepEqual(boxes.map((b) => b.top), [201, 226, 251]);
+  assert.deepEqual(boxes.map((b) => b.left), [610, 713, 736]);
+  assert.deepEqual(buttons.map((b) => b.classList.contains('compact')), [false, true, true]);
 
   // A gutter too narrow for words: the icon alone, just past the edge.
   overlay.badges.layout(lines, { side: 'right', edge: 800, compact: true });
@@ -55,7 +68,7 @@ test('layout: no badge overlaps another, all in the gutter past the answer\'s ed
   assert.ok(document.defaultView.CiteLens.overlay.STYLES.includes('.badge.compact > :not(.icon) { display: none; }'));
 
   // Right to left: the gutter on the left, each badge ending before the answer's left edge.
-  overlay.badges.layout(lines, { side: 'left', edge: 300 });
+  overlay.badges.layout(new Map([[0, lines.get(0)]]), { side: 'left', edge: 300 });
   assert.ok(!first.classList.contains('compact'));
   assert.equal(first.style.left, `${300 - 10 - 100}px`);
   overlay.destroy();
@@ -113,14 +126,19 @@ test('dock: the panel and the card go into the margins beside the answer, past i
   assert.deepEqual(plain(panel), { side: 'left', collapsed: false, left: 8, width: 362 });
   assert.ok(panel.left + panel.width <= 380, 'left of the answer');
   // The badges' side has no room for the card: the other margin, next to the answer.
-  assert.deepEqual(plain(O.cardColumn(wide, 'right')), { left: 8, width: 362 });
+  assert.deepEqual(plain(O.cardColumn(wide, 'right')), { side: 'left', left: 8, width: 362 });
+  // That is the panel's margin too: the panel keeps to its lower part (issue 60: a card opened
+  // over the summary), and the card gets the tallest stretch the panel leaves free.
+  assert.equal(O.dockBeside(wide, 'right').shared, true);
+  assert.equal(O.dockBeside(O.freeMargins({ left: 380, right: 900 }, { left: 900, right: 1040 }, 1700), 'right').shared, false);
+  assert.deepEqual(plain(O.freeBand({ left: 8, width: 362 }, 800, [rect(8, 440, 362, 344), rect(1110, 300, 90, 22)])), { top: 8, bottom: 430 });
   // 800 px: 214 px on the left, nothing right of the compact badges: a chip, and no column.
   const narrow = O.freeMargins({ left: 224, right: 776 }, { left: 776, right: 800 }, 800);
   assert.equal(O.dockPanel(narrow, 'left').collapsed, true);
   assert.equal(O.cardColumn(narrow, 'right'), null);
   // A wide window with room on the badges' side: the card goes there (the pointer's shortest way).
   const roomy = O.freeMargins({ left: 500, right: 1200 }, { left: 1200, right: 1350 }, 1920);
-  assert.deepEqual(plain(O.cardColumn(roomy, 'right')), { left: 1360, width: 420 });
+  assert.deepEqual(plain(O.cardColumn(roomy, 'right')), { side: 'right', left: 1360, width: 420 });
   assert.equal(O.dockPanel(roomy, 'left').side, 'left');
 });
 
