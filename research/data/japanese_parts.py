@@ -71,7 +71,8 @@ def main(argv: list[str] | None = None) -> int:
                 fh.write(json.dumps(r, ensure_ascii=False) + "\n")
         counts[part] = {"rows": len(rows), "labels": dict(Counter(r["label"] for r in rows))}
         print(f"ja.{part}: {counts[part]}")
-    (args.out / "JAPANESE.json").write_text(json.dumps({"seed": args.seed, **counts}, indent=1, sort_keys=True))
+    summary = {"seed": args.seed, **counts}
+    (args.out / "JAPANESE.json").write_text(json.dumps(summary, indent=1, sort_keys=True))
     return 0
 
 

@@ -99,7 +99,8 @@ def interval(
     replacement, as many as there are, `resamples` times; the 2.5th and 97.5th percentiles.
     Groups, not rows: XNLI's three hypotheses of one premise are not three independent rows."""
     gold = [r["label"] == "entailment" for r in rows]
-    counts = []  # per group: entailment rows judged complete, entailment rows, the rest not judged so, the rest
+    # per group: entailment rows judged complete, entailment rows, the rest not judged so, the rest
+    counts = []
     start = 0
     for group in premise_groups(rows):
         g, s = gold[start : start + len(group)], said[start : start + len(group)]
@@ -116,7 +117,8 @@ def interval(
     rng = np.random.default_rng(seed)
     found = []
     for chunk in range(0, resamples, 1000):
-        drawn = table[rng.integers(0, len(table), size=(min(1000, resamples - chunk), len(table)))].sum(axis=1)
+        size = (min(1000, resamples - chunk), len(table))
+        drawn = table[rng.integers(0, len(table), size=size)].sum(axis=1)
         tp, pos, tn, neg = drawn.T
         with np.errstate(invalid="ignore", divide="ignore"):
             found.append(0.5 * np.where(pos > 0, tp / pos, 0.0) + 0.5 * np.where(neg > 0, tn / neg, 0.0))
@@ -159,7 +161,8 @@ def measure(
             "data": described,
         }
         print(
-            f"{language}: {figure:.4f} [{lower:.4f}, {upper:.4f}] (3-way {found['accuracy']:.4f}) on {described}",
+            f"{language}: {figure:.4f} [{lower:.4f}, {upper:.4f}]"
+            f" (3-way {found['accuracy']:.4f}) on {described}",
             flush=True,
         )
     return figures
