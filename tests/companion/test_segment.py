@@ -125,6 +125,7 @@ _FIXTURE_HEADINGS = {
     "google-ai-overview-2025-07": [],
     "google-ai-overview-2025-11": [],
     "google-ai-overview-blocks": [],
+    "google-ai-overview-fold": ["The reef in numbers", "A living structure"],
     "perplexity": ["Height and materials"],
     "phind": [],
 }
