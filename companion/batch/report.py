@@ -32,7 +32,7 @@ from typing import Any, Final, NamedTuple, TextIO
 
 import numpy as np
 
-from .words import counted, is_likely, quote_label, why_words
+from .words import NO_PASSAGE, counted, is_likely, quote_label, why_words
 
 __all__ = [
     "BOOTSTRAP_RESAMPLES",
@@ -130,7 +130,11 @@ def _line(statement: dict[str, Any]) -> Line:
         cited.append(
             Cited(
                 pc["url"],
-                quote_label(pc["judgment"], bool(statement["contradicted"])) if evidence else "",
+                quote_label(pc["judgment"], bool(statement["contradicted"]))
+                if evidence
+                else NO_PASSAGE
+                if pc["judgment"] == "no_support"
+                else "",
                 evidence[0]["text"] if evidence else "",
                 why_words(pc),
             )
@@ -812,7 +816,8 @@ def _answer(out: TextIO, a: AnswerFigures) -> None:
         if line.cited:
             out.write("<ul class='cited'>")
             for cited in line.cited:
-                quote = f"<br>{_e(cited.label)}: <q>{_e(cited.quote)}</q>" if cited.quote else ""
+                quote = f": <q>{_e(cited.quote)}</q>" if cited.quote else ""
+                quote = f"<br>{_e(cited.label)}{quote}" if cited.label else ""
                 why = f"<br><span class='note'>why: {_e(cited.why)}</span>" if cited.why else ""
                 out.write(f"<li>{_link(cited.url)}{quote}{why}</li>")
             out.write("</ul>")

@@ -122,6 +122,11 @@ def _in_words(reason: str, detail: Mapping[str, str]) -> str:
     return _RULE_WORDS.get(family, "")
 
 
+# What a source with neither support nor a passage saying otherwise shows instead of a quote: since
+# issue 58 no passage is quoted that supports nothing of the statement.
+NO_PASSAGE = "no passage of this source supports it"
+
+
 def quote_label(judgment: str, contradicted: bool) -> str:
     """What a quoted source sentence is to its statement: a passage that supports it, one that
     says the opposite, or, for a source that does neither, only the nearest it has."""

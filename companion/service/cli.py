@@ -32,6 +32,7 @@ from aiohttp import web
 from .. import __version__
 from ..batch.run import BatchOptions, run_batch
 from ..batch.words import (
+    NO_PASSAGE,
     counted,
     counts_in_words,
     is_likely,
@@ -431,6 +432,8 @@ def report(result: dict[str, Any], languages: frozenset[str]) -> str:
                 lines.append(f"        {label}: “{e['text']}”")
             for e in pc.get("says_otherwise", []):
                 lines.append(f"        says otherwise: “{e['text']}”")
+            if pc["judgment"] == "no_support" and not pc["evidence"] and not pc.get("says_otherwise"):
+                lines.append(f"        {NO_PASSAGE}")
         for claim in s["unsupported_assertions"]:
             lines.append(f"    unsupported: {claim}")
         for found in s.get("found_elsewhere", []):

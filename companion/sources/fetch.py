@@ -22,6 +22,7 @@ import asyncio
 import datetime
 import email.utils
 import errno
+import functools
 import socket
 import time
 from dataclasses import dataclass
@@ -90,11 +91,17 @@ class _Refused(OSError):
 class _GuardedResolver(AbstractResolver):
     def __init__(self, policy: AddressPolicy, inner: AbstractResolver | None, probe_timeout_s: float):
         self._policy = policy
-        self._inner = inner or aiohttp.ThreadedResolver()
+        # Made on first use: aiohttp's resolver binds the running loop, and a fetcher may be built
+        # before any loop runs (a batch worker's constructor under Ray).
+        self._given = inner
         self._probe_timeout_s = probe_timeout_s
         self._resolved_at = -float("inf")  # monotonic time of the last name that resolved
         self._probe: tuple[float, bool] | None = None
         self._probing = asyncio.Lock()
+
+    @functools.cached_property
+    def _inner(self) -> AbstractResolver:
+        return self._given or aiohttp.ThreadedResolver()
 
     async def resolve(
         self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
@@ -127,7 +134,8 @@ class _GuardedResolver(AbstractResolver):
             return up
 
     async def close(self) -> None:
-        await self._inner.close()
+        if "_inner" in self.__dict__ or self._given is not None:
+            await self._inner.close()
 
 
 @dataclass

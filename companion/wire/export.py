@@ -355,6 +355,8 @@ def _card(statement: Json, pc: Json, via: dict[Any, Any]) -> Json:
         "unsupported_assertions": pc.get("unsupported_assertions", []),
         "statement_index": statement["index"],
         "statement_judgment": statement["judgment"],
+        "statement_confidence": statement.get("confidence"),
+        "confidence": pc.get("confidence"),
         "contradicted": bool(statement.get("contradicted")),
         "irrelevant": pc["irrelevant"],
         "score": pc["score"],

@@ -56,9 +56,10 @@ def test_malformed_lines_end_the_run_with_status_2_and_a_closing_line(tmp_path: 
 
     report = (out / "report.html").read_text(encoding="utf-8")
     answers = report[report.index("<h2 id='answers'>") :]
-    # Each statement with the page it cites, the passage quoted and why, escaped.
+    # Each statement with the page it cites, what it quotes (issue 58: no passage for a source that
+    # supports nothing of it) and why, escaped.
     assert html.escape(TOWER) in answers and TOWER not in report
-    assert "closest passage" in answers and "The tower is repainted every seven years" in answers
+    assert "no passage of this source supports it" in answers and "<q>" not in answers
     assert "the model does not read the source as saying it" in answers
     assert GONE in answers and "blocked address" in answers
     # The inaccessible table names the pages behind each reason.

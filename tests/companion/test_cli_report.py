@@ -181,8 +181,9 @@ brown.</p></article>"""
 UNSUPPORTED = "The tower was painted bright red by volunteers in 2015."
 
 
-def test_a_statement_without_support_shows_the_closest_passage(tmp_path, capsys, monkeypatch):
-    """Issue 36 item 6.5: the JSON has a passage for it; the text output shows it, named for what it is."""
+def test_a_statement_without_support_quotes_no_passage_and_says_so(tmp_path, capsys, monkeypatch):
+    """Issue 58: a source that supports nothing of the statement has no passage quoted as if it did
+    (issue 36 item 6.5 quoted its closest passage); the text output says none supports it."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     request = _request([(UNSUPPORTED, TOWER)], {TOWER: _TOWER_PAGE})
     result = json.loads(_verify(tmp_path, capsys, request, "--json"))
@@ -190,10 +191,10 @@ def test_a_statement_without_support_shows_the_closest_passage(tmp_path, capsys,
     assert statement["judgment"] == "no_support" and not statement["contradicted"]
     # Far under the partial bar: a verdict pinned on its threshold would flip with any refit.
     assert statement["score"] <= load_config(default_model_dir()).thresholds.partial - 0.05
-    [passage] = statement["per_citation"][0]["evidence"]
+    assert statement["per_citation"][0]["evidence"] == []
     report = _verify(tmp_path, capsys, request)
-    assert f"        closest passage: “{passage['text']}”" in report
-    assert "evidence: “" not in report and "says otherwise" not in report
+    assert "        no passage of this source supports it\n" in report
+    assert "evidence: “" not in report and "says otherwise" not in report and "passage: “" not in report
 
 
 def test_the_example_names_both_values_of_a_number_its_source_gives_otherwise(tmp_path, capsys, monkeypatch):

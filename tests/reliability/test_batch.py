@@ -124,13 +124,25 @@ def count_from_cards(cards: list[dict[str, Any]]) -> dict[tuple[str, str], tuple
         for c in card["cards"]:
             by_statement.setdefault(c["statement_index"], []).append(c)
         statements = len(by_statement) + len(card["uncited_statements"])
-        judgments = Counter(cs[0]["statement_judgment"] for cs in by_statement.values())
+        # Complete support read with low confidence is "likely supported", a measure of its own.
+        judgments = Counter(
+            "likely_supported" if cs[0]["statement_confidence"] == "low" else cs[0]["statement_judgment"]
+            for cs in by_statement.values()
+        )
         judgments["no_citation"] += len(card["uncited_statements"])
-        for measure in ("complete_support", "partial_support", "no_support", "inaccessible", "no_citation"):
+        for measure in (
+            "complete_support",
+            "likely_supported",
+            "partial_support",
+            "no_support",
+            "inaccessible",
+            "no_citation",
+        ):
             add(engine, measure, judgments[measure], statements)
         add(engine, "contradicted", sum(cs[0]["contradicted"] for cs in by_statement.values()), statements)
         over = card["summary"]["computed_over"]
-        add(engine, "citation_recall", judgments["complete_support"], over["statements"])
+        supported = judgments["complete_support"] + judgments["likely_supported"]
+        add(engine, "citation_recall", supported, over["statements"])
         precise = sum(
             1
             for c in card["cards"]
