@@ -18,7 +18,7 @@ from companion.judging.judges import model_dirs
 from companion.judging.reading import Opposed, Reread, SourceReading, read_sources
 from companion.model.folder import Cascade, default_model_dir, load_config
 from companion.records import Citation, Entailment, SourceResult
-from companion.service.runtime import build_judge
+from companion.runtime import build_judge
 from companion.sources.extract import document_from_text
 from companion.text.analysis import analyse
 from companion.text.segment import statements

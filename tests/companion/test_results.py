@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from companion.records import PageInfo
-from companion.service.results import Results
+from companion.wire.results import Results
 
 
 class Clock:

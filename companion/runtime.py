@@ -1,7 +1,8 @@
 """Builds the pipeline's parts from Settings, once per process, and closes them again.
 
-The composition root: the server and the CLI both hold one Runtime; nothing else creates a
-model session, an HTTP client or a cache, so there is no global state to reason about.
+The composition root, below every front end: the server, the CLI and batch audits (on one machine
+or on Ray) each hold one Runtime; nothing else creates a model session, an HTTP client or a cache,
+so there is no global state to reason about.
 """
 
 from __future__ import annotations
@@ -10,16 +11,16 @@ import logging
 from concurrent.futures import Executor, ThreadPoolExecutor
 from types import TracebackType
 
-from ..config import Retrieval, Settings
-from ..judging.judge import Judge
-from ..judging.judges import Judges, model_dirs
-from ..model.folder import ModelConfig
-from ..model.infer import OnnxNLI, load_reader, model_pool
-from ..pipeline import SourceLoader, Verifier
-from ..sources.addresses import AddressPolicy
-from ..sources.cache import PageCache
-from ..sources.fetch import PageFetcher
-from .results import Results
+from .config import Retrieval, Settings
+from .judging.judge import Judge
+from .judging.judges import Judges, model_dirs
+from .model.folder import ModelConfig
+from .model.infer import OnnxNLI, load_reader, model_pool
+from .pipeline import SourceLoader, Verifier
+from .sources.addresses import AddressPolicy
+from .sources.cache import PageCache
+from .sources.fetch import PageFetcher
+from .wire.results import Results
 
 __all__ = ["Runtime", "build_judge"]
 
