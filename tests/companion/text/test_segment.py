@@ -9,7 +9,7 @@ from companion.records import Citation
 from companion.text.segment import attach_citations, split_sentences, statements, strip_markers
 from companion.text.utf16 import Utf16Offsets
 
-_ENGINES = Path(__file__).resolve().parents[1] / "fixtures" / "engines"
+_ENGINES = Path(__file__).resolve().parents[2] / "fixtures" / "engines"
 
 
 def cite(offset: int, n: int = 1) -> Citation:

@@ -9,7 +9,7 @@ from companion.sources.extract import document_from_text
 from companion.text.analysis import analyse, overlap
 from companion.text.retrieve import rank_windows, top_sentences
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 PAGE = document_from_text(
     "https://example.org",

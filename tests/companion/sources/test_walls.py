@@ -24,7 +24,7 @@ from companion.sources.fetch import PageFetcher
 from companion.sources.walls import BLOCKED, PAYWALLED, challenge_reason, wall_reason
 from tests.conftest import free_port
 
-PAGES = Path(__file__).parent.parent / "fixtures" / "pages"
+PAGES = Path(__file__).resolve().parents[2] / "fixtures" / "pages"
 
 CLOUDFLARE_JUST_A_MOMENT = """<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title>
 <meta http-equiv="Content-Type" content="text/html; charset=UTF-8"><meta name="robots"
@@ -407,7 +407,7 @@ def test_walls_are_recognised_in_each_language_s_wording(key: tuple[str, str]) -
     assert wall_reason(doc.text, title=doc.title, language="en") is None
 
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
+DATA = Path(__file__).resolve().parents[4] / "shared" / "data"
 # Real prose in each language (../shared/data beside the clone in CI; a missing file fails).
 PROSE = {
     "de": "multilingual/xnli_de_dev.jsonl.gz",

@@ -20,7 +20,7 @@ from companion.text.utf16 import OffsetInvalid, Utf16Offsets
 from companion.wire.capture import parse_request
 from companion.wire.export import collect
 
-from .fakes import MemoryFetcher, WordNLI, fake_model
+from ..fakes import MemoryFetcher, WordNLI, fake_model
 
 LIMITS = Limits()
 

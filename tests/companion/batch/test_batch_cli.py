@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from .test_cli_errors import citelens
+from ..service.test_cli_errors import citelens
 
 pytestmark = pytest.mark.slow  # the real models
 

@@ -23,7 +23,7 @@ from companion.sources.extract import document_from_text
 from companion.text.analysis import analyse
 from companion.text.segment import statements
 
-from .fakes import ScriptedNLI, WordNLI, fake_model
+from ..fakes import ScriptedNLI, WordNLI, fake_model
 
 PAGE = (
     "The Eiffel Tower stands on the Champ de Mars in Paris.\n"

@@ -15,8 +15,8 @@ import pytest
 
 from companion.text.language import DETECTED, NAMES, UNDETERMINED, detect_language
 
-MULTILINGUAL = Path(__file__).resolve().parents[3] / "shared" / "data" / "multilingual"
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "engines" / "real-pages"
+MULTILINGUAL = Path(__file__).resolve().parents[4] / "shared" / "data" / "multilingual"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "engines" / "real-pages"
 XNLI = ("ar", "bg", "de", "el", "en", "es", "fr", "hi", "ko", "ru", "sw", "th", "tr", "ur", "vi", "zh")
 NATIVE = {
     "ja": "jnli_ja_dev",

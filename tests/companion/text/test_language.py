@@ -20,7 +20,7 @@ from companion.text.analysis import analyse, overlap
 from companion.text.language import detect_language, lexicon
 from companion.text.segment import statements
 
-from .fakes import MemoryFetcher, WordNLI, fake_model
+from ..fakes import MemoryFetcher, WordNLI, fake_model
 
 FRENCH = (
     "La Grande Barrière de corail s'étend sur plus de 2 300 kilomètres au large de l'Australie. "

@@ -20,9 +20,9 @@ from companion.sources.extract import html_to_document
 from companion.text.language import NAMES
 from companion.text.segment import statements
 
-from .fakes import WordNLI, fake_model
+from ..fakes import WordNLI, fake_model
 
-MULTILINGUAL = Path(__file__).resolve().parents[3] / "shared" / "data" / "multilingual"
+MULTILINGUAL = Path(__file__).resolve().parents[4] / "shared" / "data" / "multilingual"
 UNREAD = ("ar", "bg", "de", "el", "es", "hi", "ko", "ru", "sw", "th", "tr", "ur", "vi", "zh")
 READS = "CiteLens reads English and French"
 URL = "https://page.example/"

@@ -245,7 +245,7 @@ def test_a_denial_the_page_makes_is_never_shown_contradicted(tmp_path, capsys, m
     far under its bar (0.67), so they no longer make it contradicted (docs/rules.md, "A denial's red
     needs the reader"); the false claim stays contradicted, by the wording rule."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
-    page = (Path(__file__).resolve().parents[1] / "fixtures" / "pages" / "eiffel.html").read_text("utf-8")
+    page = (Path(__file__).resolve().parents[2] / "fixtures" / "pages" / "eiffel.html").read_text("utf-8")
     request = _request(
         [
             ("The Eiffel Tower is not made of steel.", FIXTURE_MYTHS),
@@ -269,7 +269,7 @@ def test_the_sentence_that_supports_a_claim_is_never_shown_as_saying_otherwise(t
     otherwise is now the reader's reading (0.15 and 0.16, its bar 0.5; docs/rules.md, "What says
     otherwise, sentence by sentence")."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
-    page = (Path(__file__).resolve().parents[1] / "fixtures" / "pages" / "eiffel.html").read_text("utf-8")
+    page = (Path(__file__).resolve().parents[2] / "fixtures" / "pages" / "eiffel.html").read_text("utf-8")
     claims = (
         "The tower is made of puddled iron, not steel.",
         "The tower is made of wrought iron instead of steel.",

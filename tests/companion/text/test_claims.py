@@ -6,7 +6,7 @@ from pathlib import Path
 
 from companion.text.claims import atomic_claims, hypothesis
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
+DATA = Path(__file__).resolve().parents[4] / "shared" / "data"
 AB = DATA / "attributionbench" / "dev.jsonl"
 WICE = DATA / "wice" / "dev_oracle_chunks.jsonl"
 

@@ -9,7 +9,7 @@ from companion.records import Window
 from companion.sources.extract import document_from_text
 from companion.text.analysis import analyse
 
-from .fakes import WordNLI
+from ..fakes import WordNLI
 
 MYTH = (
     "The Great Barrier Reef lies off the coast of Queensland.\n"

@@ -19,7 +19,7 @@ import pytest
 from companion.text.language import lexicon
 from companion.text.segment import split_sentences
 
-MULTILINGUAL = Path(__file__).resolve().parents[3] / "shared" / "data" / "multilingual"
+MULTILINGUAL = Path(__file__).resolve().parents[4] / "shared" / "data" / "multilingual"
 ROWS = 600  # enough to cover numbers, names and elisions; reading them takes a fraction of a second
 
 

@@ -10,7 +10,7 @@ from companion.records import Fetched
 from companion.sources.chrome import drop_chrome
 from companion.sources.extract import decode, document_from_passages, html_to_document
 
-PAGES = Path(__file__).parent.parent / "fixtures" / "pages"
+PAGES = Path(__file__).resolve().parents[2] / "fixtures" / "pages"
 
 
 def test_article_text_without_boilerplate_and_sentence_offsets_are_exact():

@@ -11,7 +11,7 @@ from companion.service.cli import report
 from companion.text.utf16 import Utf16Offsets
 from companion.wire.export import event_line
 
-from .fakes import fake_model
+from ..fakes import fake_model
 
 E5, E5_VERSION = "citelens-e5-multilingual-nli", "0.1.4"
 READ = frozenset({"en", "fr"})

@@ -12,7 +12,7 @@ import pytest
 from companion.text import urls
 from companion.text.urls import normalize_url, text_fragment, text_fragment_hint
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 CASES = json.loads((ROOT / "tests" / "fixtures" / "url-cases.json").read_text(encoding="utf-8"))
 KEPT = CASES["keep_plain_fragments"]
 

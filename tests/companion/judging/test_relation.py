@@ -69,7 +69,7 @@ def test_a_sentence_may_restate_the_claim_wherever_it_does_on_the_written_pages(
     from companion.text.segment import split_sentences
 
     rules = rule_book("en")
-    folder = Path(__file__).parent.parent / "fixtures" / "meaning"
+    folder = Path(__file__).resolve().parents[2] / "fixtures" / "meaning"
     rows = [json.loads(line) for f in sorted(folder.glob("*.jsonl")) for line in f.read_text().splitlines()]
     restating = turned_away = others = 0
     for i, row in enumerate(rows):

@@ -19,7 +19,7 @@ from companion.text import language
 from companion.text.analysis import analyse, joined, sentence_words
 from companion.text.retrieve import index_page
 
-from .fakes import WordNLI
+from ..fakes import WordNLI
 
 PAGE = (
     "The Eiffel Tower was completed in March 1889.\n"

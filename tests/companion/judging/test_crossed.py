@@ -24,7 +24,7 @@ from companion.text.segment import statements
 from research.data import multilingual_splits
 from research.evaluation.language_figures import fit_crossed, write_crossed
 
-from .fakes import ScriptedNLI, fake_model
+from ..fakes import ScriptedNLI, fake_model
 
 MULTILINGUAL = default_model_dir().parent / "citelens-e5-multilingual-nli"
 EN, ES = "https://en.example/tower", "https://es.example/torre"

@@ -30,7 +30,7 @@ from companion.records import (
 )
 from companion.sources.extract import document_from_passages
 
-from .fakes import MemoryFetcher, ScriptedNLI, WordNLI, fake_model
+from ..fakes import MemoryFetcher, ScriptedNLI, WordNLI, fake_model
 
 T = Thresholds(complete=0.5, partial=0.25, claim=0.5, contradiction=0.9)
 

@@ -26,7 +26,7 @@ from companion.judging.rulebook import Rule
 from companion.model.folder import Thresholds
 from companion.records import Entailment
 
-from .fakes import fake_model
+from ..fakes import fake_model
 
 T = Thresholds(
     complete=0.5,

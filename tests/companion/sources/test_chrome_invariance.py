@@ -23,7 +23,7 @@ from companion.text.retrieve import rank_windows
 from research.evaluation.evaluate_extraction import default_data, read_pages
 from research.lib.chrome_pages import PLACEMENTS, Chrome, chrome_for, wrap
 
-PAGES = Path(__file__).parent.parent / "fixtures" / "pages"
+PAGES = Path(__file__).resolve().parents[2] / "fixtures" / "pages"
 FIXTURES = sorted(PAGES.glob("*.html"))
 # A seeded sample keeps the run short (each page is extracted four times) and the same in CI.
 MOZILLA_SEED = 36
@@ -148,7 +148,7 @@ def test_the_myth_page_reads_the_same_bare_and_wrapped(placement: str) -> None:
 
 # --- the judge's verdicts, with the real model, on held NLI pairs ----------------------------------
 
-HELD_PAIRS = Path(__file__).resolve().parents[3] / "shared" / "data" / "nli_more" / "lingnli_val.jsonl.gz"
+HELD_PAIRS = Path(__file__).resolve().parents[4] / "shared" / "data" / "nli_more" / "lingnli_val.jsonl.gz"
 
 
 @pytest.mark.slow

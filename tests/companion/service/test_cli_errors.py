@@ -16,9 +16,9 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
-from ..conftest import free_port
+from tests.conftest import free_port
 
-_REPO = Path(__file__).resolve().parents[2]
+_REPO = Path(__file__).resolve().parents[3]
 
 
 def _env(state: Path) -> dict[str, str]:
