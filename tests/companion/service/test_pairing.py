@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import multiprocessing
 import os
 import subprocess
 import sys
@@ -17,7 +18,7 @@ import aiohttp
 import pytest
 
 from companion.config import Limits, Settings
-from companion.service.pairing import PairingRefused, Pairings
+from companion.service.pairing import PairingRefused, Pairings, load_or_create_token, read_token
 from tests.conftest import free_port, model_dir
 
 CHROME = "chrome-extension://fklgpffhkpenbggfhkflghdlonombjol"
@@ -409,3 +410,25 @@ async def test_piped_input_never_confirms(xdg):
     finally:
         serve.process.terminate()
         await serve.process.wait()
+
+
+# Two processes that start at once (`citelens serve` and `citelens token`) agree on one token.
+
+
+def _take(args: tuple[str, object]) -> str:
+    path, barrier = args
+    barrier.wait()  # type: ignore[attr-defined]
+    return load_or_create_token(Path(path))
+
+
+def test_processes_starting_at_once_agree_on_one_token(tmp_path):
+    context = multiprocessing.get_context("fork")
+    for attempt in range(15):
+        path = tmp_path / f"config-{attempt}" / "token"
+        with context.Manager() as manager:
+            barrier = manager.Barrier(6)
+            with context.Pool(6) as pool:
+                tokens = pool.map(_take, [(str(path), barrier)] * 6)
+        assert len(set(tokens)) == 1, f"attempt {attempt}: {len(set(tokens))} tokens"
+        assert read_token(path) == tokens[0]
+        assert [p.name for p in path.parent.iterdir()] == ["token"]  # no temporary file left

@@ -73,7 +73,7 @@ def test_duplicate_citation_ids_are_refused():
 
 
 def test_cited_urls_and_source_keys_are_normalised_by_the_shared_rules():
-    # The rules themselves are tested case by case in test_urls.py, on the cases the extension runs.
+    # The rules themselves are tested case by case in text/test_urls.py, on the cases the extension runs.
     assert (normalize_url, text_fragment_hint) == (urls.normalize_url, urls.text_fragment_hint)
     target = "https://en.wikipedia.org/wiki/Honey_bee"
     encoded = base64.urlsafe_b64encode(target.encode()).decode().rstrip("=")

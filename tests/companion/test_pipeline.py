@@ -1,4 +1,6 @@
-"""Read through my browser (issue 11, part 3): which refusals the reader's browser may overcome,
+"""The pipeline (pipeline.py): the sources it loads and the order it streams results in.
+
+Read through my browser (issue 11, part 3): which refusals the reader's browser may overcome,
 and pages the extension read there (`via: "browser"`), held to the fetch guard's address rules.
 
 Refusals are served by a real aiohttp site on 127.0.0.1 and read by the real guarded fetcher and
@@ -9,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -19,11 +22,22 @@ from aiohttp.test_utils import TestServer
 
 from companion.config import Limits
 from companion.errors import Blocked
-from companion.pipeline import SourceLoader
-from companion.records import InlineSource, SourceResult
+from companion.judging.judge import Judge
+from companion.pipeline import SourceLoader, Verifier
+from companion.records import (
+    Citation,
+    InlineSource,
+    PageInfo,
+    SourceResult,
+    StatementJudgment,
+    Summary,
+    VerifyRequest,
+)
 from companion.sources.addresses import AddressPolicy, non_global_reason
 from companion.sources.fetch import PageFetcher, check_browser_address
 from tests.conftest import free_port
+
+from .fakes import MemoryFetcher, WordNLI, fake_model
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = Path(__file__).parent.parent / "fixtures" / "pages"
@@ -308,3 +322,104 @@ def test_every_shared_range_is_private_here_too() -> None:
         network = ipaddress.ip_network(cidr)
         for address in (network[0], network[-1]):
             assert non_global_reason(address), (cidr, address)
+
+
+# --- answer order, and the same result whatever the arrival order (fakes.py's word backend) ------
+
+BEES = "https://bees.example/colony"
+SUN = "https://garden.example/tomatoes"
+MYTH = "https://myths.example/bees"
+TEXTS = {
+    BEES: ["A colony has a single queen.", "The queen lays up to 2,000 eggs a day.", "Drones do not sting."],
+    SUN: ["Tomatoes need six hours of direct sun a day.", "Water them deeply twice a week."],
+    MYTH: ["Bees are not deaf to sound.", "Queens mate in flight with many drones."],
+}
+
+
+def html(url: str) -> str:
+    return "<html><body><article>" + "".join(f"<p>{s}</p>" for s in TEXTS[url]) + "</article></body></html>"
+
+
+STATEMENTS = [
+    ("A colony has a single queen.", (BEES,)),
+    ("Tomatoes need six hours of direct sun a day.", (BEES,)),
+    ("The queen lays up to 2,000 eggs a day.", ()),
+    ("Queens mate in flight with many drones.", (MYTH,)),
+]
+
+
+def request() -> VerifyRequest:
+    text, citations = "", []
+    for sentence, urls in STATEMENTS:
+        text += (" " if text else "") + sentence
+        citations += [Citation(f"c{len(citations)}", "1", u, len(text)) for u in urls]
+    return VerifyRequest(PageInfo(), text, tuple(citations))
+
+
+async def verify(delays: dict[str, float], at_once: int = 2) -> list[object]:
+    fetcher = MemoryFetcher({u: html(u) for u in TEXTS}, delays)
+    with ThreadPoolExecutor(max(2, at_once)) as pool:
+        loader = SourceLoader(fetcher, None, Limits(), pool)
+        verifier = Verifier(Judge(WordNLI(), fake_model()), loader, pool, lookahead=at_once)
+        return [event async for event in verifier.run(request())]
+
+
+async def test_statements_come_in_answer_order_with_found_elsewhere_whatever_the_arrival_order():
+    fast_first = await verify({BEES: 0.0, MYTH: 0.05})
+    slow_first = await verify({BEES: 0.1, MYTH: 0.0})
+    judged = [e for e in fast_first if isinstance(e, StatementJudgment)]
+    assert [j.statement.index for j in judged] == [0, 1, 2, 3]
+    expected = ["complete_support", "no_support", "no_citation", "complete_support"]
+    assert [j.judgment for j in judged] == expected
+    assert [f.url for f in judged[1].found_elsewhere] == []  # the tomato page was cited by nothing
+    assert [f.url for f in judged[2].found_elsewhere] == [BEES]
+    assert [e for e in slow_first if isinstance(e, StatementJudgment)] == judged
+    summaries = [e for e in fast_first + slow_first if isinstance(e, Summary)]
+    assert [(s.misplaced_citations, s.uncited_but_supported) for s in summaries] == [(0, 1), (0, 1)]
+
+
+async def test_the_statements_judged_at_once_change_no_verdict_and_no_order():
+    """Settings.judged_at_once (issue 38): one, two or four statements in the model together, each
+    page first or last, the same statements come out in the same order with the same verdicts."""
+    runs = [
+        [e for e in await verify(delays, at_once) if isinstance(e, StatementJudgment)]
+        for at_once in (1, 2, 4)
+        for delays in ({BEES: 0.0, MYTH: 0.05}, {BEES: 0.1, MYTH: 0.0})
+    ]
+    assert [j.statement.index for j in runs[0]] == [0, 1, 2, 3]
+    assert all(run == runs[0] for run in runs)
+
+
+async def test_a_statement_that_needs_every_source_still_streams_after_its_own():
+    events = await verify({BEES: 0.0, MYTH: 0.2})
+    kinds = [type(e).__name__ + (f":{e.url}" if isinstance(e, SourceResult) else "") for e in events]
+    # The supported first statement does not wait for the slow page; the second does.
+    assert kinds.index("StatementJudgment") < kinds.index(f"SourceResult:{MYTH}")
+
+
+async def test_a_page_that_arrives_while_the_head_is_judged_is_streamed_and_read_at_once():
+    class SlowHead:
+        """The first statement takes a while to judge, as a long one does on a busy machine."""
+
+        def __init__(self, inner):
+            self.inner = inner
+
+        def judge(self, statement, sources):
+            if statement.index == 0:
+                time.sleep(0.4)
+            return self.inner.judge(statement, sources)
+
+        def elsewhere(self, *args):
+            return self.inner.elsewhere(*args)
+
+    fetcher = MemoryFetcher({u: html(u) for u in TEXTS}, {BEES: 0.0, MYTH: 0.05})
+    with ThreadPoolExecutor(2) as pool:
+        judge = SlowHead(Judge(WordNLI(), fake_model()))
+        verifier = Verifier(judge, SourceLoader(fetcher, None, Limits(), pool), pool)  # type: ignore[arg-type]
+        events = [event async for event in verifier.run(request())]
+    kinds = [type(e).__name__ + (f":{e.url}" if isinstance(e, SourceResult) else "") for e in events]
+    # The head's judging holds up neither the stream nor the reading of the pages that come in.
+    assert kinds.index(f"SourceResult:{MYTH}") < kinds.index("StatementJudgment")
+    assert [e for e in events if isinstance(e, StatementJudgment)] == [
+        e for e in await verify({BEES: 0.0, MYTH: 0.05}) if isinstance(e, StatementJudgment)
+    ]
