@@ -96,12 +96,11 @@ OPERATIONS_MODULES = (
     "model/__init__",
     "model/cpu",
     "model/pool",
+    "runtime",
     "service/__init__",
     "service/autostart",
     "service/cli",
     "service/pairing",
-    "service/results",
-    "service/runtime",
     "service/server",
     "sources/__init__",
     "sources/addresses",
@@ -111,6 +110,7 @@ OPERATIONS_MODULES = (
     "typedefs",
     "versions",
     "wire/__init__",
+    "wire/results",
 )
 
 

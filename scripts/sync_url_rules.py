@@ -2,7 +2,7 @@
 
 A content script cannot read a JSON file synchronously, so the extension loads the rules as a
 script that holds the JSON text verbatim. Run this after editing the JSON; tests/companion/
-test_urls.py and tests/extension/unit/url-hygiene.test.js fail while the two differ.
+text/test_urls.py and tests/extension/unit/url-hygiene.test.js fail while the two differ.
 
     .venv/bin/python scripts/sync_url_rules.py [--check]
 """

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..config import Settings
 from ..errors import CiteLensError
-from ..service.runtime import Runtime
+from ..runtime import Runtime
 from .journal import Entry, Journal
 from .run import (
     BatchOptions,

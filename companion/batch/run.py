@@ -36,11 +36,11 @@ from ..config import Limits, Settings
 from ..errors import CiteLensError, RequestInvalid
 from ..judging.judges import model_dirs
 from ..model.folder import load_config
-from ..service.results import judged_now
-from ..service.runtime import Runtime
+from ..runtime import Runtime
 from ..versions import JUDGE_MODULES, code_fingerprint
 from ..wire.capture import parse_request
 from ..wire.export import audit_export, collect, companion_provenance
+from ..wire.results import judged_now
 from .journal import Entry, Journal
 from .report import AnswerFigures, compute_groups, write_html, write_summary_csv
 from .words import counted

@@ -48,13 +48,13 @@ from ..model.cpu import compute_facts
 from ..model.folder import ModelConfig, load_config
 from ..model.infer import model_pool
 from ..records import Citation, SourceResult
+from ..runtime import Runtime, build_judge
 from ..sources.extract import document_from_text
 from ..text.segment import statements
 from ..wire.capture import parse_request
 from ..wire.export import audit_export, collect, companion_provenance, figures_basis
 from . import autostart as service
 from .pairing import PairingRefused, load_or_create_token, pair_command, read_token, spaced
-from .runtime import Runtime, build_judge
 from .server import PAIRINGS, make_app
 
 __all__ = ["main"]

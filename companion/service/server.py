@@ -26,6 +26,7 @@ from .. import __version__
 from ..config import ALLOWED_CHROME_EXTENSION_IDS, Settings
 from ..errors import CiteLensError, RequestInvalid
 from ..records import PageInfo
+from ..runtime import Runtime
 from ..wire.capture import parse_request
 from ..wire.export import (
     ResultBuilder,
@@ -36,7 +37,6 @@ from ..wire.export import (
     event_line,
 )
 from .pairing import PairingRefused, Pairings, pair_command, token_matches
-from .runtime import Runtime
 
 __all__ = ["PAIRINGS", "Gate", "make_app"]
 

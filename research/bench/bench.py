@@ -58,7 +58,7 @@ from companion.config import Settings
 from companion.model.folder import default_model_dir
 from companion.model.infer import OnnxNLI
 from companion.records import Document
-from companion.service.runtime import Runtime
+from companion.runtime import Runtime
 from companion.text.claims import hypothesis
 from companion.text.segment import statements as split_statements
 from companion.wire.capture import parse_request

@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 
 from companion.config import Settings
-from companion.service.runtime import Runtime
+from companion.runtime import Runtime
 from companion.wire.capture import parse_request
 from companion.wire.export import collect
 

@@ -8,8 +8,8 @@ import pytest
 from aiohttp.test_utils import TestServer
 
 from companion.config import Settings
+from companion.runtime import Runtime
 from companion.service.pairing import load_or_create_token
-from companion.service.runtime import Runtime
 from companion.service.server import make_app
 
 

@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from companion.config import Settings
-from companion.service.runtime import Runtime
+from companion.runtime import Runtime
 from tests.conftest import free_port
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -19,7 +19,8 @@ MODULES = sorted(
 # what the companion knows of each language (companion/languages/, data read through one record).
 SHARED = {"config", "errors", "languages", "records", "typedefs", "versions"}
 # The stages, bottom up, and what each may import besides itself and SHARED (the folder tree is
-# the pipeline: text → sources / model → judging → pipeline → wire, service and batch on top).
+# the pipeline: text → sources / model → judging → pipeline → wire → runtime, and the front ends on
+# top: service and batch, each on the runtime, neither importing the other's modules but batch's).
 MAY_IMPORT = {
     "text": set(),
     "model": {"text"},  # a claim's quantities respelled before the model reads it (text.quantities)
@@ -29,17 +30,10 @@ MAY_IMPORT = {
     # earliest first (model.pool.reading_for): the only part of the model it names.
     "pipeline": {"text", "sources", "judging", "model.pool"},
     "wire": {"text", "model"},
-    "batch": {
-        "text",
-        "sources",
-        "model",
-        "judging",
-        "pipeline",
-        "wire",
-        "service.runtime",
-        "service.results",
-    },
-    "service": {"text", "sources", "model", "judging", "pipeline", "wire", "batch"},
+    # What the server and batch audits both build (companion/runtime.py): the wiring below them.
+    "runtime": {"text", "sources", "model", "judging", "pipeline", "wire"},
+    "batch": {"text", "sources", "model", "judging", "pipeline", "wire", "runtime"},
+    "service": {"text", "sources", "model", "judging", "pipeline", "wire", "runtime", "batch"},
 }
 # Libraries that reach outside the process, and the only modules that may import them.
 ONLY = {
@@ -122,6 +116,10 @@ def test_the_contract_checker_sees_a_wrong_import():
     assert not _allowed("text.segment", "judging.meaning")
     assert not _allowed("judging.judge", "model.infer")
     assert _allowed("judging.judge", "model.folder") and _allowed("service.cli", "batch.on_ray")
+    # The front ends share the wiring below them, not each other's: batch never imports service.
+    assert _allowed("batch.run", "runtime") and _allowed("service.server", "runtime")
+    assert not _allowed("batch.run", "service.server") and not _allowed("batch.on_ray", "service.cli")
+    assert not _allowed("runtime", "service.server") and not _allowed("runtime", "batch.run")
 
 
 @pytest.mark.parametrize(("library", "allowed"), sorted(ONLY.items()))

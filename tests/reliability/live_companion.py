@@ -30,7 +30,7 @@ from aiohttp import web
 
 from companion.config import Settings
 from companion.model.folder import default_model_dir
-from companion.service.runtime import Runtime
+from companion.runtime import Runtime
 from companion.service.server import make_app
 
 __all__ = [

@@ -20,7 +20,7 @@ from companion.records import Document
 from companion.sources.addresses import AddressPolicy
 from companion.sources.extract import extract
 from companion.sources.fetch import PageFetcher
-from tests.companion.test_extract_pdf import REPORT, bomb_pdf, make_pdf
+from tests.companion.sources.test_pdf import REPORT, bomb_pdf, make_pdf
 
 from .hostile_site import serve_app
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from companion.config import Settings
-from companion.service.runtime import Runtime
+from companion.runtime import Runtime
 from companion.wire.capture import parse_request
 from companion.wire.export import collect
 

@@ -1,5 +1,5 @@
 // Read through my browser: which sources qualify, the permission patterns, which URLs are never
-// read (the host cases tests/companion/test_browser_read.py runs too), and the background's
+// read (the host cases tests/companion/test_pipeline.py runs too), and the background's
 // reader against a real local HTTP server (Node's fetch standing in for the browser's).
 // Before the extension's modules: their words come from _locales/en (no i18n API in node).
 import '../helpers/i18n.js';

@@ -1,4 +1,4 @@
-// URL hygiene (docs/engines.md): the cases that tests/companion/test_urls.py runs too, over the one
+// URL hygiene (docs/engines.md): the cases that tests/companion/text/test_urls.py runs too, over the one
 // rules file; then what only the extension does (relative links, adapters' own redirectors).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
