@@ -361,7 +361,7 @@ def test_every_rule_file_names_known_families_and_effects():
     french = language("fr")
     bad = MeaningRule("fr.passive_reversed", "passive_reversed", "hedge", "")
     broken = dataclasses.replace(french, meaning=dataclasses.replace(french.meaning, rules=(bad,)))
-    with pytest.raises(LanguageFileError, match="fr.json.*English grammar"):
+    with pytest.raises(LanguageFileError, match=r"fr\.json.*English grammar"):
         _parse(broken)
 
 
