@@ -5,6 +5,8 @@ one is read without that knowledge, and the judge says so where it matters.
 A file holds, grouped by the stage that reads it:
 - `detection`: the scripts it is written in, letters only it uses, romanised function words
   (text/language.py: the detector itself stays code);
+- `segment`: the stops that end its sentences where pysbd does not serve it, and the words that
+  tell a heading from a sentence (text/segment.py);
 - `lexicon`: how its words and numbers are read (stemmer, number style, stop words, and for the
   scripts written without spaces the character runs read as pairs) (text/language.py);
 - `claims`: the words the claim splitter reads (text/claims.py; English only today);
@@ -37,6 +39,7 @@ __all__ = [
     "MeaningRule",
     "MeaningWords",
     "NumberWords",
+    "SegmentWords",
     "WallWords",
     "codes",
     "language",
@@ -58,6 +61,14 @@ class Detection:
     scripts: tuple[str, ...]  # the scripts it is written in, its own first ("Kana" before "Han")
     letters: str  # a regex of letters only it uses among its script's languages; "" for none
     romanised_words: frozenset[str]  # its function words when written in Latin letters
+
+
+@dataclass(frozen=True, slots=True)
+class SegmentWords:
+    stops: frozenset[str]  # the marks that end a sentence, where pysbd does not serve; empty: pysbd's
+    question_words: frozenset[str]  # a heading may open with one ("Why they matter")
+    subject_pronouns: frozenset[str]  # a line opening with one is a sentence
+    verb_words: frozenset[str]  # copulas, auxiliaries, modals: a line with one is a sentence
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +161,7 @@ class Language:
     code: str
     name: str  # in English: "the answer is in French"
     detection: Detection
+    segment: SegmentWords
     lexicon: LexiconWords
     claims: ClaimWords
     numbers: NumberWords
@@ -222,6 +234,12 @@ class _Reader:
                 self.words("detection.scripts"),
                 self.get("detection.letters", str),
                 frozenset(self.words("detection.romanised_words")),
+            ),
+            SegmentWords(
+                frozenset(self.get("segment.stops", str)),
+                self.word_set("segment.question_words"),
+                self.word_set("segment.subject_pronouns"),
+                self.word_set("segment.verb_words"),
             ),
             LexiconWords(
                 self.get("lexicon.numbers", str),
