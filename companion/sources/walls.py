@@ -102,9 +102,7 @@ def challenge_reason(html: str) -> str | None:
     """
     head = html[:_HEAD_CHARS]
     title = _title(head)
-    if _CHALLENGE_MARKUP.search(head) or (
-        title and any(w.challenge.search(title) for w in _wordings())
-    ):
+    if _CHALLENGE_MARKUP.search(head) or (title and any(w.challenge.search(title) for w in _wordings())):
         return BLOCKED
     return None
 

@@ -23,7 +23,6 @@ from .analysis import content_terms
 __all__ = ["atomic_claims", "hypothesis", "in_context"]
 
 
-
 @dataclass(frozen=True, slots=True)
 class _Grammar:
     """The splitter's patterns, made of a language's `claims` words (companion/languages/)."""

@@ -52,6 +52,7 @@ __all__ = ["DETECTED", "NAMES", "UNDETERMINED", "Lexicon", "detect_language", "l
 # What detect_language returns for Latin-script text it cannot tell (ISO 639-2 / BCP 47 "und").
 UNDETERMINED = "und"
 
+
 # The languages told apart, by the script they are written in: every language with a file in
 # companion/languages/ (its `detection.scripts`). More than the models read, so that a German,
 # Greek or Thai page is named as itself and judges.py says it was not checked, rather than being
@@ -572,9 +573,7 @@ def _comma_clean(word: str) -> str:
 # number in one canonical form.
 _STYLES: Mapping[
     str,
-    tuple[
-        Callable[[str], str], re.Pattern[str], re.Pattern[str], re.Pattern[str], Callable[[str], str]
-    ],
+    tuple[Callable[[str], str], re.Pattern[str], re.Pattern[str], re.Pattern[str], Callable[[str], str]],
 ] = MappingProxyType(
     {
         "english": (_english_clean, _EN_WORD, _EN_NAME, _EN_NUMBER, _english_number),
