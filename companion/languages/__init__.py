@@ -76,6 +76,7 @@ class LexiconWords:
     numbers: str  # how it writes numbers: "english", "french", "dot thousands", "space thousands", ...
     stemmer: str  # a Snowball algorithm, "light english", or "" for none
     stopwords: frozenset[str]
+    elisions: tuple[str, ...]  # elided before an apostrophe and read apart: "l'œil" is "œil"
     pair_run: str  # a regex character class of the letters read as pairs (no spaces); "" for none
     pair_skip: str  # pairs made only of these letters are endings and particles, left out
     myriads: Mapping[str, int]  # "万" -> 10^4: number units written after digits
@@ -245,6 +246,7 @@ class _Reader:
                 self.get("lexicon.numbers", str),
                 self.get("lexicon.stemmer", str),
                 frozenset(self.words("lexicon.stopwords")),
+                self.words("lexicon.elisions"),
                 self.get("lexicon.pairs.run", str),
                 self.get("lexicon.pairs.skip", str),
                 self.table("lexicon.pairs.myriads", int),

@@ -346,10 +346,10 @@ _EN_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 
 # Function words carry no evidence (`lexicon.stopwords`); a short list beats a library for this job.
 
-# Unicode letters for the languages that have accents; "l'œil" is "œil", "qu'elle" is "elle".
+# Unicode letters for the languages that have accents; "l'œil" is "œil", "qu'elle" is "elle"
+# (`lexicon.elisions`, _eliding).
 _WORD = re.compile(r"[^\W\d_][^\W\d_'’-]*|\d+(?:[  \u202f]\d{3})+(?:,\d+)?|\d+(?:[.,]\d+)*")
 _NAME = re.compile(r"\b[^\W\d_a-zà-ÿ][^\W\d_'’-]+")
-_ELISION = re.compile(r"^(?:[cdjlmnst]|qu|jusqu|lorsqu|puisqu)['’]", re.IGNORECASE)
 # "2 300", "2 300,5" (spaces, no-break or narrow no-break, between thousands) and "1,5".
 _FR_NUMBER = re.compile(r"\d+(?:[  \u202f]\d{3})+(?:,\d+)?|\d+(?:,\d+)?(?:\.\d+)*")
 
@@ -443,7 +443,20 @@ def _english_clean(word: str) -> str:
 
 
 def _french_clean(word: str) -> str:
-    return _french_number(word) if word[0].isdigit() else _ELISION.sub("", word).strip("'’-")
+    return _french_number(word) if word[0].isdigit() else word.strip("'’-")
+
+
+def _eliding(clean: Callable[[str], str], elisions: tuple[str, ...]) -> Callable[[str], str]:
+    """`clean` of a word less the article or pronoun elided before it ("l'", "qu'")."""
+    elision = re.compile(rf"^(?:{'|'.join(elisions)})['’]", re.IGNORECASE)
+
+    def eliding(word: str) -> str:
+        if word[0].isdigit():
+            return clean(word)
+        rest = elision.sub("", word)
+        return clean(rest) if rest else ""
+
+    return eliding
 
 
 def _snowball(algorithm: str) -> Callable[[str], str]:
@@ -600,5 +613,7 @@ def lexicon(language: str) -> Lexicon:
             languages.FOLDER / f"{record.code}.json", "lexicon.numbers", f"is none of {sorted(_STYLES)}"
         )
     clean, word, name, number, to_number = style
+    if words.elisions:
+        clean = _eliding(clean, words.elisions)
     stem = _stemmer(words.stemmer)
     return Lexicon(record.code, words.stopwords, clean, stem, word, name, number, to_number)

@@ -28,7 +28,7 @@ SCHEMA = {
     "name": None,
     "detection": {"scripts", "letters", "romanised_words"},
     "segment": {"stops", "question_words", "subject_pronouns", "verb_words"},
-    "lexicon": {"numbers", "stemmer", "stopwords", "pairs"},
+    "lexicon": {"numbers", "stemmer", "stopwords", "elisions", "pairs"},
     "claims": {
         "pronouns", "possessives", "auxiliaries", "irregular_past", "clause_breaks", "contrasts",
         "list_verbs", "function_words", "determiners", "list_joiners", "list_ends", "apposition_openers",
