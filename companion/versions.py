@@ -27,8 +27,21 @@ from importlib import resources
 
 __all__ = ["EXTRACTION_MODULES", "JUDGE_MODULES", "OPERATIONS_MODULES", "code_fingerprint"]
 
+# What the companion knows of each language is data (companion/languages/): detection, lexicons,
+# walls and chrome read it while a page is read, so every language file is extraction (and so
+# judging) as much as code is. A file added is covered without being named here.
+_LANGUAGE_FILES = tuple(
+    sorted(
+        f"languages/{entry.name}"
+        for entry in resources.files("companion").joinpath("languages").iterdir()
+        if entry.name.endswith(".json")
+    )
+)
+
 # Reading a page into sentences: what a cached page was made by.
 EXTRACTION_MODULES = (
+    "languages/__init__",
+    *_LANGUAGE_FILES,
     "sources/chrome",
     "sources/extract",
     "sources/pdf",
@@ -52,18 +65,7 @@ JUDGE_MODULES = (
     "judging/reading",
     "judging/relation",
     "judging/rulebook",
-    # The rules are data (rulebook.py): each language's file is judging as much as code is.
-    "judging/rules/en.json",
-    "judging/rules/fr.json",
-    "judging/rules/ja.json",
-    # What the companion knows of each language is data too (companion/languages/).
-    "languages/__init__",
-    "languages/de.json",
-    "languages/en.json",
-    "languages/es.json",
-    "languages/fr.json",
-    "languages/it.json",
-    "languages/pt.json",
+    # The rules of meaning are data too: `meaning` of each language file (rulebook.py).
     "model/folder",
     "model/infer",
     "pipeline",

@@ -32,11 +32,11 @@ of them are". These checks read the window the model found most entailing:
   model reads that window as a contradiction (`negates`, its bar `negated_contradiction` in the
   model's config.json).
 
-The cue words and which of these families run, with what effect, are data: one file per
-language in companion/judging/rules/ (English, French, Japanese; rulebook.py reads them), each rule with an
-id (`en.framed`) that the verdict names among its reasons (policy.py). A language with no file
-gets no rules. Each family is a small predicate over the claim's relation to a sentence
-(relation.py), computed once per claim and sentence. A rule stays only where it pays
+The cue words and which of these families run, with what effect, are data: the `meaning` of each
+language's file in companion/languages/ (rules for English, French, Japanese; rulebook.py reads
+them), each rule with an id (`en.framed`) that the verdict names among its reasons (policy.py). A
+language with no rules in its file gets none. Each family is a small predicate over the claim's
+relation to a sentence (relation.py), computed once per claim and sentence. A rule stays only where it pays
 (docs/rules.md has the measurements): English ships framed, negated, negated_between, reversed,
 opposite, another_number and restates_negated, French substituted, negates and framed_refuted,
 Japanese substituted; the other families stay here, measured and off, for a file that finds them
@@ -493,26 +493,6 @@ def swapped_number(
         if found is not None:
             return found
     return None
-
-
-# A claim's bound is not a value: "more than 2,000 years ago" holds where the page says "4,500".
-_BOUNDS = {
-    "en": (
-        r"(more than|over|at least|upwards of|in excess of)",
-        r"(less than|under|at most|fewer than|up to)",
-    ),
-    "fr": (r"(plus de|au moins|au-delà de)", r"(moins de|au plus|jusqu'à)"),
-}
-
-
-def _within_bound(claim: str, number: str, mine: float, theirs: float, language: str) -> bool:
-    lower, upper = _BOUNDS.get(language, ("$^", "$^"))
-    before = claim[: claim.find(number)].lower() if number in claim else ""
-    if re.search(lower + r"\s*$", before):
-        return theirs >= mine
-    if re.search(upper + r"\s*$", before):
-        return theirs <= mine
-    return False
 
 
 def _as_written(number: str, text: str, words: Lexicon) -> str:

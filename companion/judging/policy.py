@@ -45,7 +45,7 @@ those bars read the model's own probabilities, the same on every scale.
 Every verdict names what decided it, as reason ids (docs/api.md, "Reasons"):
 `model.entailment` (the model reads support), `model.no_entailment`, `model.contradiction`,
 `model.conflicting_reading`, `wording.says_otherwise`, `score.below_complete`,
-`claims.unsupported`, and `rule:<id>` for a rule of companion/judging/rules/.
+`claims.unsupported`, and `rule:<id>` for a rule of companion/languages/ (`meaning`).
 """
 
 from __future__ import annotations

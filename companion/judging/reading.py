@@ -15,6 +15,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from .. import languages
 from ..config import Judging, Retrieval
 from ..records import Document, Entailment, PageIndex, Window, Words
 from ..text.analysis import joined, overlap, sentence_words
@@ -587,17 +588,13 @@ def given_elsewhere(document: Document, window: Window, claim: Words, language: 
 
 # How often a thing happens says nothing of what it is about: "Snow is rare and seldom stays on
 # the ground" is not about "Paris is rarely windy, so the tower seldom sways", and an SNLI-trained
-# model reads the pair as a contradiction (0.97).
-_HOW_OFTEN = {
-    "en": "rarely rare seldom often usually always sometimes frequently occasionally",
-    "fr": "rarement rare souvent habituellement toujours parfois fréquemment",
-}
-
-
+# model reads the pair as a contradiction (0.97). The words are `meaning.how_often` of each
+# language's file.
 @cache
 def _how_often_terms(language: str) -> frozenset[str]:
     words = lexicon(language)
-    return frozenset(words.terms(_HOW_OFTEN.get(words.language, "")))
+    record = languages.language(words.language)
+    return frozenset(words.terms(" ".join(record.meaning.how_often) if record else ""))
 
 
 def _about(claim: Words, text: Words, language: str) -> float:

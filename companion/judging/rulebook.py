@@ -1,20 +1,19 @@
-"""A language's rules of meaning as data: companion/judging/rules/<language>.json holds each
-rule (its id, the family of predicate that reads it, its effect on the verdict) and the cue
-lexicons they read. A language with no file gets no rules: its cue words would be another
+"""A language's rules of meaning as data: the `meaning` of companion/languages/<language>.json
+holds each rule (its id, the family of predicate that reads it, its effect on the verdict) and the
+cue lexicons they read. A language with no rules gets none: its cue words would be another
 language's, and match little but noise. Pure: the files are read once, as constants."""
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
-from typing import Any
 
-__all__ = ["EFFECTS", "FAMILIES", "RULES_DIR", "Rule", "RuleBook", "reports_unsettled", "rule_book"]
+from .. import languages
+
+__all__ = ["EFFECTS", "FAMILIES", "Rule", "RuleBook", "reports_unsettled", "rule_book"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +30,7 @@ class Rule:
 
 @dataclass(frozen=True, slots=True)
 class RuleBook:
-    """One language's rules and the cue words they read (companion/judging/rules/<language>.json)."""
+    """One language's rules and the cue words they read (`meaning` of companion/languages/<language>.json)."""
 
     language: str
     rules: tuple[Rule, ...]
@@ -45,11 +44,7 @@ class RuleBook:
     mostly: frozenset[str]
     opposite: Mapping[str, frozenset[str]]
     word: re.Pattern[str]
-
-    @property
-    def unspaced(self) -> bool:
-        """Written without spaces: a word of the rules is one character."""
-        return self.language in _UNSPACED
+    unspaced: bool = False  # written without spaces: a word of the rules is one character
 
     def rule(self, family: str) -> Rule | None:
         return next((r for r in self.rules if r.family == family), None)
@@ -61,7 +56,6 @@ class RuleBook:
         return dataclasses.replace(self, rules=tuple(r for r in self.rules if r.id not in dropped))
 
 
-RULES_DIR = Path(__file__).resolve().parent / "rules"
 EFFECTS = ("hedge", "contradict", "contradict_with_model")
 FAMILIES = frozenset(
     """framed framed_numbers framed_refuted negated negated_between substituted reversed passive_reversed
@@ -76,10 +70,8 @@ _ENGLISH_ONLY = frozenset({"passive_reversed", "scope_part_of"})
 def rule_book(language: str) -> RuleBook:
     """The rules for `language`. A language with no file gets none: its cue words would be
     another language's, and match little but noise."""
-    path = RULES_DIR / f"{language}.json"
-    if not path.is_file():
-        return _empty(language)
-    return _parse(json.loads(path.read_text(encoding="utf-8")), path)
+    record = languages.language(language)
+    return _empty(language) if record is None else _parse(record)
 
 
 def reports_unsettled(sentence: str, language: str) -> bool:
@@ -90,20 +82,20 @@ def reports_unsettled(sentence: str, language: str) -> bool:
     return bool(rules.frame.search(sentence)) and not rules.negation.search(sentence)
 
 
-def _parse(data: Mapping[str, Any], path: Path) -> RuleBook:
-    language = data["language"]
-    rules = tuple(Rule(r["id"], r["family"], r["effect"]) for r in data["rules"])
+def _parse(record: languages.Language) -> RuleBook:
+    language, meaning = record.code, record.meaning
+    rules = tuple(Rule(r.id, r.family, r.effect) for r in meaning.rules)
     for r in rules:
         if r.family not in FAMILIES or r.effect not in EFFECTS or not r.id.startswith(f"{language}."):
-            raise ValueError(f"{path}: rule {r.id!r} names an unknown family or effect, or another language")
+            raise _error(language, f"rule {r.id!r} names an unknown family or effect, or another language")
         if r.family in _ENGLISH_ONLY and language != "en":
-            raise ValueError(f"{path}: rule {r.id!r} reads English grammar")
+            raise _error(language, f"rule {r.id!r} reads English grammar")
     # A lexicon no kept rule reads may be left out of the file.
-    empty: dict[str, list[str]] = {
-        k: []
+    empty: dict[str, tuple[str, ...]] = {
+        k: ()
         for k in ("frame", "negation", "contrast", "universal", "partial", "only", "mostly", "opposites")
     }
-    lex = {**empty, **data["lexicons"]}
+    lex = {**empty, **meaning.lexicons}
     opposite: dict[str, frozenset[str]] = {}
     for a, b in (pair.split("/") for pair in lex["opposites"]):
         opposite[a] = opposite.get(a, frozenset()) | {b}
@@ -120,25 +112,21 @@ def _parse(data: Mapping[str, Any], path: Path) -> RuleBook:
         frozenset(lex["only"]),
         frozenset(lex["mostly"]),
         opposite,
-        _word(language),
+        re.compile(meaning.word),
+        meaning.unspaced,
     )
 
 
-# Written without spaces: a "word" of the rules is one character (the claim is aligned with a
-# sentence character by character).
-_UNSPACED = frozenset({"ja", "zh"})
-
-
-def _word(language: str) -> re.Pattern[str]:
-    if language == "en":
-        return re.compile(r"[a-z]+")
-    return re.compile(r"[^\W\d_]" if language in _UNSPACED else r"[^\W\d_]+")
+def _error(language: str, problem: str) -> languages.LanguageFileError:
+    return languages.LanguageFileError(languages.FOLDER / f"{language}.json", "meaning.rules", problem)
 
 
 def _empty(language: str) -> RuleBook:
+    """The book of a language with no file: no rules, and words as most languages write them."""
     never = re.compile(r"(?!)")
     empty: frozenset[str] = frozenset()
-    return RuleBook(language, (), never, never, empty, empty, empty, never, empty, empty, {}, _word(language))
+    word = re.compile(r"[^\W\d_]+")
+    return RuleBook(language, (), never, never, empty, empty, empty, never, empty, empty, {}, word)
 
 
 def _cues(alternatives: Sequence[str]) -> re.Pattern[str]:

@@ -16,9 +16,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Literal
 
 import lxml.html
+
+from .. import languages
 
 __all__ = ["SKIPPED_TAGS", "drop_chrome"]
 
@@ -33,60 +36,49 @@ _CHROME_ROLES = frozenset(
     {"navigation", "contentinfo", "banner", "complementary", "dialog", "alertdialog", "search", "menu",
      "menubar", "toolbar"}
 )  # fmt: skip
-# Class and id tokens: the weakest signal, since wrappers are named after what they once held
-# ("post-share-wrapper" around a whole article), so they are capped together (_MAX_WEAK_SHARE).
-# Matched inside longer names ("cookieBanner", "nl-signup").
-_CLASS_PARTS = (
-    "cookie", "consent", "gdpr", "newsletter", "subscribe", "subscription", "signup", "sign-up",
-    "related", "share", "sharing", "social", "breadcrumb", "footer", "promo", "advert", "sponsor",
-    "popup", "modal", "banner", "masthead", "site-header", "skip-link", "sidebar", "byline", "author",
-    "dateline", "timestamp", "outbrain", "taboola", "recirc", "readmore", "read-more", "more-stories",
-    "lire-aussi", "partage", "abonnement",
-)  # fmt: skip
-# Short tokens matched as whole words only: "ad" is inside "header", "nav" inside "canvas".
-_CLASS_WORDS = frozenset({"ad", "ads", "cmp", "nav", "navbar", "menu", "tags", "tools", "toolbar"})
-_LABEL = re.compile(
-    r"menu|navigation|breadcrumb|cookie|consent|privacy|share|partag|related|newsletter|footer|"
-    r"lire aussi|social|sponsor|advert|publicit",
-    re.IGNORECASE,
-)
-# Consent banners: their wording, and the buttons that answer them (English and French).
-_CONSENT_WORDS = re.compile(
-    r"\bcookies?\b|consent|gdpr|rgpd|traceurs|vie privée|your privacy|personal data|données personnelles",
-    re.IGNORECASE,
-)
-_CONSENT_ACTION = re.compile(
-    r"(?:i )?(?:accept|agree|allow|reject|decline|refuse|deny)(?: all)?(?: cookies)?|ok(?:ay)?|got it|"
-    r"(?:manage|customi[sz]e)(?: my| your)? (?:choices|preferences|cookies|settings|options)|"
-    r"(?:cookie|privacy|consent) (?:settings|preferences|choices)|more options|"
-    r"(?:tout )?(?:accepter|refuser)(?: et fermer| et continuer| les cookies| tout)?|j'accepte|"
-    r"continuer sans accepter|(?:paramétrer|personnaliser|gérer) (?:les |mes )?"
-    r"(?:cookies|choix|préférences|paramètres|options)",
-    re.IGNORECASE,
-)
-_SUBSCRIBE_WORDS = re.compile(
-    r"newsletter|subscribe|sign up|signup|inbox|mailing list|abonne|inscri|lettre d'information|infolettre",
-    re.IGNORECASE,
-)
-_EMAIL_FIELD = re.compile(r"e-?mail|courriel", re.IGNORECASE)
-# Headings and labels of chrome, whole: the "Read more" above a list of links, "Share" before
-# the buttons. Lower case, without trailing punctuation.
-_CHROME_PHRASES = frozenset(
-    {
-        "read more", "read next", "related", "related articles", "related stories", "related posts",
-        "related content", "related links", "related topics", "more stories", "more news",
-        "you may also like", "you might also like", "recommended", "recommended for you",
-        "recommended stories", "most popular", "most read", "trending", "trending now", "share",
-        "share this", "share this article", "share this story", "share this post", "share this page",
-        "share on facebook", "share on twitter", "follow us", "newsletter", "subscribe",
-        "sign up for our newsletter", "subscribe to our newsletter", "advertisement", "sponsored",
-        "skip to content", "skip to main content", "back to top",
-        "à lire aussi", "a lire aussi", "lire aussi", "articles liés", "sur le même sujet",
-        "les plus lus", "partager", "partager cet article", "partager sur facebook", "suivez-nous",
-        "abonnez-vous", "abonnez-vous à notre newsletter", "publicité", "retour en haut",
-        "aller au contenu",
-    }
-)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class _Words:
+    """What chrome says, in every language with words for it (`chrome` of the files in
+    companion/languages/): a page's chrome is read before its language is known."""
+
+    # Class and id tokens: the weakest signal, since wrappers are named after what they once held
+    # ("post-share-wrapper" around a whole article), so they are capped together (_MAX_WEAK_SHARE).
+    # Matched inside longer names ("cookieBanner", "nl-signup").
+    class_parts: tuple[str, ...]
+    # Short tokens matched as whole words only: "ad" is inside "header", "nav" inside "canvas".
+    class_words: frozenset[str]
+    label: re.Pattern[str]  # aria-labels
+    # Consent banners: their wording, and the buttons that answer them.
+    consent_words: re.Pattern[str]
+    consent_action: re.Pattern[str]
+    subscribe_words: re.Pattern[str]
+    email_field: re.Pattern[str]
+    # Headings and labels of chrome, whole: the "Read more" above a list of links, "Share" before
+    # the buttons. Lower case, without trailing punctuation.
+    phrases: frozenset[str]
+
+
+@cache
+def _words() -> _Words:
+    found = [record.chrome for record in map(languages.language, languages.codes()) if record is not None]
+
+    def pattern(alternatives: Iterable[str]) -> re.Pattern[str]:
+        return re.compile("|".join(alternatives) or r"(?!)", re.IGNORECASE)
+
+    return _Words(
+        tuple(part for words in found for part in words.class_parts),
+        frozenset().union(*(words.class_words for words in found)),
+        pattern(label for words in found for label in words.labels),
+        pattern(w for words in found for w in words.consent_words),
+        pattern(w for words in found for w in words.consent_actions),
+        pattern(w for words in found for w in words.subscribe_words),
+        pattern(w for words in found for w in words.email_words),
+        frozenset().union(*(words.phrases for words in found)),
+    )
+
+
 _PHRASE_TAGS = frozenset("h1 h2 h3 h4 h5 h6 p span div strong b em a li header label".split())
 _PHRASE_MAX_CHARS = 60
 _PHRASE_TRIM = " \t\n:;.,!›»→…>|-–—"
@@ -164,9 +156,9 @@ def _phrase(element: lxml.html.HtmlElement) -> str:
 
 def _class_says_chrome(element: lxml.html.HtmlElement) -> bool:
     names = f"{element.get('class', '')} {element.get('id', '')}".lower()
-    if any(part in names for part in _CLASS_PARTS):
+    if any(part in names for part in _words().class_parts):
         return True
-    return not _CLASS_WORDS.isdisjoint(re.split(r"[^a-z0-9]+", names))
+    return not _words().class_words.isdisjoint(re.split(r"[^a-z0-9]+", names))
 
 
 def _boxes(root: lxml.html.HtmlElement, m: _Measures) -> set[lxml.html.HtmlElement]:
@@ -177,14 +169,14 @@ def _boxes(root: lxml.html.HtmlElement, m: _Measures) -> set[lxml.html.HtmlEleme
         if control.tag == "input":
             kind = (control.get("type") or "text").lower()
             named = f"{control.get('name', '')} {control.get('placeholder', '')} {control.get('id', '')}"
-            if kind != "email" and not (kind == "text" and _EMAIL_FIELD.search(named)):
+            if kind != "email" and not (kind == "text" and _words().email_field.search(named)):
                 continue
-            wording = _SUBSCRIBE_WORDS
+            wording = _words().subscribe_words
         elif _is_button(control):
             text = " ".join(control.text_content().split()).strip(_PHRASE_TRIM)
-            if len(text) > 40 or not _CONSENT_ACTION.fullmatch(text):
+            if len(text) > 40 or not _words().consent_action.fullmatch(text):
                 continue
-            wording = _CONSENT_WORDS
+            wording = _words().consent_words
         else:
             continue
         box = _box_above(control, wording, m)
@@ -232,7 +224,7 @@ def _signal(element: lxml.html.HtmlElement, m: _Measures, boxes: set[lxml.html.H
         return "box"
     tag = element.tag
     role = (element.get("role") or "").lower()
-    if tag in _CHROME_TAGS or role in _CHROME_ROLES or _LABEL.search(element.get("aria-label") or ""):
+    if tag in _CHROME_TAGS or role in _CHROME_ROLES or _words().label.search(element.get("aria-label") or ""):
         return "strong"
     if tag == "header" and _site_header(element, m):
         return "strong"
@@ -243,7 +235,7 @@ def _signal(element: lxml.html.HtmlElement, m: _Measures, boxes: set[lxml.html.H
     if (
         tag in _PHRASE_TAGS
         and 0 < m.chars[element] <= _PHRASE_MAX_CHARS
-        and _phrase(element) in _CHROME_PHRASES
+        and _phrase(element) in _words().phrases
     ):
         return "strong"
     if tag == "form" or _class_says_chrome(element):

@@ -13,45 +13,59 @@ and these rules cover the shapes AI answers use most. Pure text processing: no I
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from functools import cache
 
+from .. import languages
+from ..languages import ClaimWords
 from .analysis import content_terms
 
 __all__ = ["atomic_claims", "hypothesis", "in_context"]
 
-_PRONOUN_START = re.compile(
-    r"^(it|its|this|that|these|those|they|their|them|he|his|she|her)\b", re.IGNORECASE
-)
-_AUX = frozenset(
-    """is are was were be been being has have had will would can could may might shall should must does
-    do did remains remained became becomes become""".split()
-)
-# ", and" is left to _split_predicates: it also ends lists, which must stay whole until split.
-# Irregular past tenses, which the "-ed" test misses: "killed 30 percent … and cost the industry a
-# billion dollars" is two claims. Forms that are mostly nouns or adjectives ("left", "set", "lost")
-# are left out.
-_IRREGULAR_PAST = frozenset(
-    """began became brought built bought caught chose came cost drove drew fell felt fought found
-    flew forgot froze gave got grew held hid kept knew laid led lent made meant met paid ran rose
-    said sank saw sold sent shook shot shut sang sat slept spent spoke spread stood stole struck
-    swam swept took taught tore told thought threw understood woke wore won wrote""".split()
-)
-_CLAUSE_BREAK = re.compile(
-    r"\s*;\s*|,\s+(?:but|while|whereas|although|though|so|yet)\s+|\s+(?:but|whereas)\s+"
-)
-_LIST_VERBS = frozenset("""include includes included including contain contains containing as like""".split())
-_FUNCTION_WORDS = frozenset(
-    """of in on at to for from by with about as into over under than and or but the a an its their
-    his her this that these those such also very more most less many much some all any no not only
-    who which whose whom where when while""".split()
-)
-_DETERMINERS = frozenset("""the a an many some most all these those several few both each every""".split())
-_LIST = re.compile(
-    r"(?P<items>(?:[^,;:]{1,60},\s+){1,8}[^,;:]{1,60}?,?\s+(?:and|or)\s+[^,;:.]{1,60}?)"
-    r"(?P<end>[.;:]?$|,|\s+(?:in|on|at|for|to|by|with|from)\b)"
-)
-_APPOSITION = re.compile(
-    r"^(?P<head>[A-Z][^,]{1,60}?),\s+(?P<app>(?:a|an|the|who|which)\s[^,]{3,120}?),\s+(?P<rest>.+)$"
-)
+
+@dataclass(frozen=True, slots=True)
+class _Grammar:
+    """The splitter's patterns, made of a language's `claims` words (companion/languages/)."""
+
+    words: ClaimWords
+    pronoun_start: re.Pattern[str]
+    # ", and" is left to _split_predicates: it also ends lists, which must stay whole until split.
+    clause_break: re.Pattern[str]
+    list: re.Pattern[str]
+    list_items: re.Pattern[str]  # what separates a list's items
+    apposition: re.Pattern[str]
+    predicates: re.Pattern[str]  # what joins two predicates
+
+
+@cache
+def _grammar(language: str) -> _Grammar | None:
+    """The splitter's grammar of `language`; None where its file has no claim words (its
+    statements are checked whole). Irregular past tenses are listed, as the "-ed" test misses
+    them ("killed 30 percent … and cost the industry a billion dollars" is two claims); forms that
+    are mostly nouns or adjectives ("left", "set", "lost") are left out."""
+    record = languages.language(language)
+    if record is None or not record.claims.splits:
+        return None
+    w = record.claims
+    joiners = "|".join(w.list_joiners)
+    spaced = "|".join(rf"{j}\s+" for j in w.list_joiners)
+    return _Grammar(
+        w,
+        re.compile(rf"^({'|'.join(w.pronouns)})\b", re.IGNORECASE),
+        re.compile(rf"\s*;\s*|,\s+(?:{'|'.join(w.clause_breaks)})\s+|\s+(?:{'|'.join(w.contrasts)})\s+"),
+        re.compile(
+            rf"(?P<items>(?:[^,;:]{{1,60}},\s+){{1,8}}[^,;:]{{1,60}}?,?\s+(?:{joiners})\s+[^,;:.]{{1,60}}?)"
+            rf"(?P<end>[.;:]?$|,|\s+(?:{'|'.join(w.list_ends)})\b)"
+        ),
+        re.compile(rf",\s+(?:{spaced})?|\s+(?:{joiners})\s+"),
+        re.compile(
+            rf"^(?P<head>[A-Z][^,]{{1,60}}?),\s+(?P<app>(?:{'|'.join(w.apposition_openers)})\s[^,]{{3,120}}?),"
+            rf"\s+(?P<rest>.+)$"
+        ),
+        re.compile(rf",?\s+{w.predicate_joiner}\s+"),
+    )
+
+
 _PAREN = re.compile(r"\s*\((?P<inner>[^()]{3,120})\)")
 # A quoted title or saying. A single quote opens after a space and closes before one, so that
 # apostrophes ("She's", "fallin'") stay inside.
@@ -74,10 +88,11 @@ def in_context(
 
 def hypothesis(statement: str, previous: str = "", question: str = "", language: str = "en") -> str:
     """The statement as it should be read on its own (the NLI hypothesis). Pronouns are resolved
-    in English only: the rules read English pronouns and word order."""
+    only in a language with claim words (English): the rules read its pronouns and word order."""
     text = statement.strip()
-    if language == "en":
-        text = _resolve(text, _subject(previous) if previous else "")
+    g = _grammar(language)
+    if g is not None:
+        text = _resolve(text, _subject(previous, g) if previous else "", g)
     if question and _bare(text, language):
         # A bare answer says nothing without its question (e.g. "The Proclaimers").
         text = f"{question.strip().rstrip('?')}? {text}"
@@ -96,102 +111,106 @@ def _bare(text: str, language: str) -> bool:
     terms = content_terms(text, language)
     if len(terms) < 2 or len(terms) > _BARE_TERMS:
         return len(terms) < 2
-    if language != "en":
+    g = _grammar(language)
+    if g is None:
         return False
     words = text.split()
-    return not any(_verb_like(w, words[i - 1]) for i, w in enumerate(words) if i > 0)
+    return not any(_verb_like(w, words[i - 1], g) for i, w in enumerate(words) if i > 0)
 
 
-def _resolve(text: str, subject: str, *, possessive: bool = True) -> str:
+def _resolve(text: str, subject: str, g: _Grammar, *, possessive: bool = True) -> str:
     """Puts the subject in place of a leading pronoun: "It was built" → "The tower was built"."""
-    match = _PRONOUN_START.match(text)
+    match = g.pronoun_start.match(text)
     if not match or not subject:
         return text
-    if match.group(1).lower() in {"its", "their", "his", "her"}:
+    if match.group(1).lower() in g.words.possessives:
         if not possessive:
             return text
         subject += "'" if subject.endswith("s") else "'s"
     return subject + text[match.end() :]
 
 
-def _subject(sentence: str) -> str:
+def _subject(sentence: str, g: _Grammar) -> str:
     """Words before the first verb-like word: a crude but useful coreference, no parser needed."""
     # The subject ends before the first comma: "X, and they…" must not make "X, and they" a subject.
     words = _PAREN.sub("", sentence).split(",")[0].split()
     for i, word in enumerate(words[:12]):
-        if i > 0 and _verb_like(word, words[i - 1]):
+        if i > 0 and _verb_like(word, words[i - 1], g):
             subject = " ".join(words[:i]).strip(",;: ")
-            return "" if _PRONOUN_START.match(subject) else subject
+            return "" if g.pronoun_start.match(subject) else subject
     return ""
 
 
-def _verb_like(word: str, before: str) -> bool:
+def _verb_like(word: str, before: str, g: _Grammar) -> bool:
+    w = g.words
     bare = word.lower().strip(",.;:")
-    if bare in _AUX or bare in _IRREGULAR_PAST or (bare.endswith("ed") and len(bare) > 3):
+    if bare in w.auxiliaries or bare in w.irregular_past or (bare.endswith("ed") and len(bare) > 3):
         return True
     prior = before.lower().strip(",.;:")
-    if not word[0].islower() or bare in _FUNCTION_WORDS:
+    if not word[0].islower() or bare in w.function_words:
         return False
     # "exercise improves", not "many doctors"; and a plural subject's verb: "honeybees make".
     singular_verb = bare.endswith("s") and not bare.endswith("ss") and len(bare) > 3
-    if singular_verb and not prior.endswith("s") and prior not in _DETERMINERS:
+    if singular_verb and not prior.endswith("s") and prior not in w.determiners:
         return True
     return (
         prior.endswith("s")
         and not prior.endswith("ss")
         and len(prior) > 3
-        and prior not in _FUNCTION_WORDS
+        and prior not in w.function_words
         and not bare.endswith(("ing", "ly"))  # "doctors recommend walking and swimming"
     )
 
 
 def atomic_claims(statement: str, language: str = "en") -> list[str]:
     """The statement's atomic claims; a statement with one piece of information gives [itself].
-    English only: the splitter reads English clauses, verbs and lists, and another language's
-    statement is checked whole (FActScore's split is a refinement, not a condition of judging)."""
-    if language != "en":
+    In a language with claim words only (English): the splitter reads its clauses, verbs and lists,
+    and another language's statement is checked whole (FActScore's split is a refinement, not a
+    condition of judging)."""
+    g = _grammar(language)
+    if g is None:
         return [statement.strip()]
     text = " ".join(statement.split()).rstrip(".!?")
-    main, claims = _peel(text)
-    subject = _subject(main)
-    for clause in _CLAUSE_BREAK.split(main):
-        for part in _split_list(clause):
-            claims.extend(_split_predicates(part, subject))
+    main, claims = _peel(text, g)
+    subject = _subject(main, g)
+    for clause in g.clause_break.split(main):
+        for part in _split_list(clause, g):
+            claims.extend(_split_predicates(part, subject, g))
     cleaned: list[str] = []
     for claim in claims:
         # Inside one sentence "its" often points past the subject ("the angle of the run … its
         # duration"), so only subject pronouns are resolved there.
-        claim = _resolve(claim.strip(" ,;:"), subject, possessive=False)
+        claim = _resolve(claim.strip(" ,;:"), subject, g, possessive=False)
         if len(content_terms(claim)) >= _MIN_TERMS and claim not in cleaned:
             cleaned.append(claim[0].upper() + claim[1:])
-    if len(cleaned) <= 1 or len(cleaned) > _MAX_CLAIMS or not all(_made_of(c, text) for c in cleaned):
+    if len(cleaned) <= 1 or len(cleaned) > _MAX_CLAIMS or not all(_made_of(c, text, g) for c in cleaned):
         return [statement.strip()]
     return [c if c.endswith((".", "!", "?")) else c + "." for c in cleaned]
 
 
-def _made_of(atom: str, statement: str) -> bool:
+def _made_of(atom: str, statement: str, g: _Grammar) -> bool:
     """Whether an atom is made of the statement's words (an apposition adds "is") and holds each
     quoted span whole or not at all. The splitter's patterns can cut a word ("However, studies
     have shown …" gave "Ies have shown …") or a song's title in two; such an atom is its error,
     not a claim, and the statement is then checked whole, as every shape it does not know."""
-    words = set(_WORD.findall(statement.lower())) | {"is"}
+    words = set(_WORD.findall(statement.lower())) | {g.words.copula}
     if not set(_WORD.findall(atom.lower())) <= words:
         return False
     return all(q in atom or (q[1:9] not in atom and q[-9:-1] not in atom) for q in _QUOTED.findall(statement))
 
 
-def _peel(text: str) -> tuple[str, list[str]]:
+def _peel(text: str, g: _Grammar) -> tuple[str, list[str]]:
     """Takes appositions and parentheticals out as claims of their own."""
     extra: list[str] = []
-    apposition = _APPOSITION.match(text)
+    apposition = g.apposition.match(text)
     if apposition:
         head, app, rest = apposition.group("head", "app", "rest")
-        if app.split()[0].lower() in {"who", "which"}:
+        if app.split()[0].lower() in g.words.relatives:
             extra.append(f"{head} {app.split(' ', 1)[1]}")
         else:
-            extra.append(f"{head} is {app}")
+            extra.append(f"{head} {g.words.copula} {app}")
         text = f"{head} {rest}"
-    subject = _subject(text)
+    subject = _subject(text, g)
     for paren in _PAREN.finditer(text):
         inner = paren.group("inner")
         if subject and content_terms(inner):
@@ -199,9 +218,10 @@ def _peel(text: str) -> tuple[str, list[str]]:
     return _PAREN.sub("", text), extra
 
 
-def _split_predicates(clause: str, subject: str) -> list[str]:
+def _split_predicates(clause: str, subject: str, g: _Grammar) -> list[str]:
     """ "X was born in 1950 and died in 2000" → "X was born in 1950", "X died in 2000"."""
-    parts = re.split(r",?\s+and\s+", clause)
+    w = g.words
+    parts = g.predicates.split(clause)
     if len(parts) != 2:
         return [clause]
     head, tail = parts
@@ -209,21 +229,21 @@ def _split_predicates(clause: str, subject: str) -> list[str]:
     if not words:
         return [clause]
     first = words[0].lower()
-    if subject and (first in _AUX or first in _IRREGULAR_PAST or first.endswith("ed")):
+    if subject and (first in w.auxiliaries or first in w.irregular_past or first.endswith("ed")):
         return [head, f"{subject} {tail}"]  # "… and made cars there": the subject's own verb
-    if _PRONOUN_START.match(tail) or any(_verb_like(w, b) for b, w in zip(words, words[1:4])):
+    if g.pronoun_start.match(tail) or any(_verb_like(a, b, g) for b, a in zip(words, words[1:4])):
         return [head, tail]  # a clause of its own, with its own subject
-    if subject and _verb_like(words[0], subject.split()[-1]):
+    if subject and _verb_like(words[0], subject.split()[-1], g):
         return [head, f"{subject} {tail}"]
     return [clause]
 
 
-def _split_list(clause: str) -> list[str]:
+def _split_list(clause: str, g: _Grammar) -> list[str]:
     """ "It sells apples, pears and plums." → one claim per item, frame kept."""
-    match = _LIST.search(clause)
+    match = g.list.search(clause)
     if not match:
         return [clause]
-    items = re.split(r",\s+(?:and\s+|or\s+)?|\s+(?:and|or)\s+", match.group("items"))
+    items = g.list_items.split(match.group("items"))
     items = [i.strip() for i in items if i.strip()]
     if len(items) < 3 or any(len(i.split()) > 6 for i in items[1:]):
         return [clause]
@@ -234,7 +254,7 @@ def _split_list(clause: str) -> list[str]:
         (
             i
             for i, w in enumerate(lead_words)
-            if i > 0 and (w.lower() in _LIST_VERBS or _verb_like(w, lead_words[i - 1]))
+            if i > 0 and (w.lower() in g.words.list_verbs or _verb_like(w, lead_words[i - 1], g))
         ),
         None,
     )

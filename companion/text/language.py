@@ -39,72 +39,49 @@ import re
 import threading
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cache, lru_cache
+from types import MappingProxyType
+
+from .. import languages
 
 __all__ = ["DETECTED", "NAMES", "UNDETERMINED", "Lexicon", "detect_language", "lexicon", "own_script"]
 
 # What detect_language returns for Latin-script text it cannot tell (ISO 639-2 / BCP 47 "und").
 UNDETERMINED = "und"
 
-# The languages told apart, by the script they are written in. More than the models read, so that
-# a German, Greek or Thai page is named as itself and judges.py says it was not checked, rather
-# than being read as French or English because those were the only choices. py3langid chooses
-# within a script of several languages; a script of one language names it outright.
-_LATIN = ("en", "fr", "de", "es", "it", "nl", "pt", "pl", "cs", "sv", "tr", "vi", "sw", "id")
-_BY_SCRIPT = {
-    "Latin": _LATIN,
-    "Cyrillic": ("ru", "bg", "uk"),
-    "Arabic": ("ar", "ur", "fa"),
-    "Devanagari": ("hi",),
-    "Greek": ("el",),
-    "Hebrew": ("he",),
-    "Thai": ("th",),
-    "Hangul": ("ko",),
-    "Kana": ("ja",),
-    "Han": ("zh", "ja", "ko"),  # Han alone is Chinese unless the page declares Japanese or Korean
-    "Bengali": ("bn",),
-    "Tamil": ("ta",),
-    "Georgian": ("ka",),
-    "Armenian": ("hy",),
-}
-DETECTED = tuple(dict.fromkeys(code for codes in _BY_SCRIPT.values() for code in codes))
-NAMES = {
-    "en": "English",
-    "fr": "French",
-    "de": "German",
-    "es": "Spanish",
-    "it": "Italian",
-    "nl": "Dutch",
-    "pt": "Portuguese",
-    "pl": "Polish",
-    "cs": "Czech",
-    "sv": "Swedish",
-    "tr": "Turkish",
-    "vi": "Vietnamese",
-    "sw": "Swahili",
-    "id": "Indonesian",
-    "ru": "Russian",
-    "bg": "Bulgarian",
-    "uk": "Ukrainian",
-    "ar": "Arabic",
-    "ur": "Urdu",
-    "fa": "Persian",
-    "hi": "Hindi",
-    "el": "Greek",
-    "he": "Hebrew",
-    "th": "Thai",
-    "ko": "Korean",
-    "ja": "Japanese",
-    "zh": "Chinese",
-    "bn": "Bengali",
-    "ta": "Tamil",
-    "ka": "Georgian",
-    "hy": "Armenian",
-    UNDETERMINED: "an unidentified language",
-}
+
+# The languages told apart, by the script they are written in: every language with a file in
+# companion/languages/ (its `detection.scripts`). More than the models read, so that a German,
+# Greek or Thai page is named as itself and judges.py says it was not checked, rather than being
+# read as French or English because those were the only choices. py3langid chooses within a
+# script of several languages; a script of one language names it outright. A language is listed
+# first under its own first script: Han alone is Chinese unless the page declares Japanese or
+# Korean, whose first scripts are kana and Hangul.
+@cache
+def _by_script() -> Mapping[str, tuple[str, ...]]:
+    found: dict[str, list[tuple[bool, str]]] = {}
+    for code in languages.codes():
+        for i, script in enumerate(_record(code).detection.scripts):
+            found.setdefault(script, []).append((i > 0, code))
+    return MappingProxyType(
+        {script: tuple(code for _, code in sorted(pairs)) for script, pairs in found.items()}
+    )
+
+
+def _record(code: str) -> languages.Language:
+    record = languages.language(code)
+    if record is None:
+        raise LookupError(f"no file for {code!r} in {languages.FOLDER}")
+    return record
+
+
+DETECTED = tuple(dict.fromkeys(code for codes in _by_script().values() for code in codes))
+NAMES: Mapping[str, str] = MappingProxyType(
+    {**{code: _record(code).name for code in DETECTED}, UNDETERMINED: "an unidentified language"}
+)
 
 # The first code point of each block and its script (None: not a letter of a script told here).
 # Latin covers Basic Latin to IPA and Latin Extended Additional (Vietnamese's stacked marks).
@@ -179,17 +156,13 @@ _KANA_SHARE = 0.1
 _SYLLABIC = {"Han": 2, "Kana": 2, "Hangul": 2}
 _MIXED_SHARE = 0.3
 # Romanised Hindi and Urdu ("Wo ghar nahi gaya"), common in answers from South Asia, are in no
-# model's languages and langid has no class for them: their commonest function words tell them.
-_HINDUSTANI = frozenset(
-    """hai hain nahi nahin ka ki ke ko mein se wo woh ye yeh tha thi thy kya aur bhi ne kuch mujhe
-    mera meri tum aap hum usne uska uski uske unka unki gaya gayi raha rahi karna liye bahut lekin
-    phir abhi""".split()
-)
-_HINDUSTANI_SHARE = 0.2
+# model's languages and langid has no class for them: their commonest function words tell them
+# (`detection.romanised_words` of the language files).
+_ROMANISED_SHARE = 0.2
 _WORDS = re.compile(r"[^\W\d_]+")
-# Letters only Vietnamese uses among the Latin-script languages told here (not ă or â: Romanian).
-_VIETNAMESE = re.compile(r"[đĐơƠưƯ\u1ea0-\u1ef9]")
-_VIETNAMESE_SHARE = 0.05
+# Letters only one language uses among the Latin-script languages told here (`detection.letters`:
+# Vietnamese's, not ă or â: Romanian).
+_OWN_LETTERS_SHARE = 0.05
 
 _DEFAULT = "en"
 _MIN_CONFIDENCE = 0.9
@@ -244,8 +217,8 @@ def _main_script(sample: str) -> str:
     if weighed[other] > weighed["Latin"] or not _has_common_word(sample):
         return other
     if other != _UNKNOWN_SCRIPT and weighed[other] >= _MIXED_SHARE * weighed.total():
-        ranked = _ranked(sample, (*_BY_SCRIPT[other], *_LATIN))
-        if max(ranked[code] for code in _BY_SCRIPT[other]) >= _ENGLISH_ODDS * ranked["en"]:
+        ranked = _ranked(sample, (*_by_script()[other], *_by_script()["Latin"]))
+        if max(ranked[code] for code in _by_script()[other]) >= _ENGLISH_ODDS * ranked["en"]:
             return other
     return "Latin"
 
@@ -279,7 +252,7 @@ def detect_language(text: str, *, declared: str = "") -> str:
     if script == _UNKNOWN_SCRIPT:
         return UNDETERMINED
     if script != "Latin":
-        found = _within_script(sample, _BY_SCRIPT[script], hint)
+        found = _within_script(sample, _by_script()[script], hint)
     else:
         found = _latin(sample, hint if hint in DETECTED else "")
     if script in _SHARED_SCRIPTS and found not in (UNDETERMINED, hint) and _another_language(sample, found):
@@ -325,23 +298,38 @@ def _another_language(sample: str, found: str) -> bool:
 
 def _within_script(sample: str, languages: tuple[str, ...], hint: str) -> str:
     """The language of a text in another script than Latin: never English, however short."""
-    if hint in languages or len(languages) == 1 or languages == _BY_SCRIPT["Han"]:
+    if hint in languages or len(languages) == 1 or languages == _by_script()["Han"]:
         return hint if hint in languages else languages[0]
     ranked = _ranked(sample, languages)
     return max(ranked, key=ranked.__getitem__)
 
 
+@cache
+def _own_letters() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    return tuple(
+        (code, re.compile(_record(code).detection.letters))
+        for code in _by_script()["Latin"]
+        if _record(code).detection.letters
+    )
+
+
+@cache
+def _romanised_words() -> frozenset[str]:
+    return frozenset().union(*(_record(code).detection.romanised_words for code in DETECTED))
+
+
 def _latin(sample: str, hint: str) -> str:
     letters = [c for c in sample if c.isalpha()]
-    if len(_VIETNAMESE.findall(sample)) >= max(2, _VIETNAMESE_SHARE * len(letters)):
-        return "vi"
+    for code, own in _own_letters():
+        if len(own.findall(sample)) >= max(2, _OWN_LETTERS_SHARE * len(letters)):
+            return code
     words = [w.lower() for w in _WORDS.findall(sample)]
-    hindustani = [w for w in words if w in _HINDUSTANI]
-    if len(set(hindustani)) >= 2 and len(hindustani) >= _HINDUSTANI_SHARE * len(words):
+    romanised = [w for w in words if w in _romanised_words()]
+    if len(set(romanised)) >= 2 and len(romanised) >= _ROMANISED_SHARE * len(words):
         return hint or UNDETERMINED
     if (len(letters) < _MIN_LETTERS and not _has_common_word(sample)) or len(letters) < 2:
         return hint or _DEFAULT
-    ranked = _ranked(sample, _LATIN)
+    ranked = _ranked(sample, _by_script()["Latin"])
     top = max(ranked, key=ranked.__getitem__)
     if top != "en" and ranked[top] >= _ENGLISH_ODDS * ranked["en"]:
         if ranked[top] >= _MIN_CONFIDENCE:
@@ -356,33 +344,12 @@ _EN_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*|\d+(?:[.,]\d+)*")
 _EN_NAME = re.compile(r"\b[A-Z][a-zA-Z'’-]+")
 _EN_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 
-# Function words carry no evidence; a short list beats a library for this job.
-_EN_STOPWORDS = frozenset(
-    """a about above after again against all also am an and any are as at be because been before being
-    below between both but by can could did do does doing down during each few for from further had
-    has have having he her here hers herself him himself his how i if in into is it its itself just
-    me more most my myself no nor not now of off on once only or other our ours ourselves out over
-    own same she should so some such than that the their theirs them themselves then there these
-    they this those through to too under until up very was we were what when where which while who
-    whom why will with would you your yours yourself yourselves s t may might must shall one many
-    much well however thus therefore although though according like including include includes
-    included""".split()
-)
+# Function words carry no evidence (`lexicon.stopwords`); a short list beats a library for this job.
 
-_FR_STOPWORDS = frozenset(
-    """a à au aux avec ce ces cet cette dans de des du elle elles en est et été être eu il ils je la
-    le les leur leurs lui ma mais me même mes moi mon ne nos notre nous on ont ou où par pas pour
-    qu que qui sa se ses son sont sur ta te tes toi ton tu un une vos votre vous y c d j l m n s t
-    ceci cela ça celui celle ceux celles dont ainsi aussi alors comme donc car ni soit sous vers
-    chez entre sans selon depuis pendant avant après plus moins très tout tous toute toutes autre
-    autres quel quelle quels quelles lors était étaient sera seront serait avait avaient fait être
-    avoir peut peuvent doit doivent""".split()
-)
-
-# Unicode letters for the languages that have accents; "l'œil" is "œil", "qu'elle" is "elle".
+# Unicode letters for the languages that have accents; "l'œil" is "œil", "qu'elle" is "elle"
+# (`lexicon.elisions`, _eliding).
 _WORD = re.compile(r"[^\W\d_][^\W\d_'’-]*|\d+(?:[  \u202f]\d{3})+(?:,\d+)?|\d+(?:[.,]\d+)*")
 _NAME = re.compile(r"\b[^\W\d_a-zà-ÿ][^\W\d_'’-]+")
-_ELISION = re.compile(r"^(?:[cdjlmnst]|qu|jusqu|lorsqu|puisqu)['’]", re.IGNORECASE)
 # "2 300", "2 300,5" (spaces, no-break or narrow no-break, between thousands) and "1,5".
 _FR_NUMBER = re.compile(r"\d+(?:[  \u202f]\d{3})+(?:,\d+)?|\d+(?:,\d+)?(?:\.\d+)*")
 
@@ -476,7 +443,20 @@ def _english_clean(word: str) -> str:
 
 
 def _french_clean(word: str) -> str:
-    return _french_number(word) if word[0].isdigit() else _ELISION.sub("", word).strip("'’-")
+    return _french_number(word) if word[0].isdigit() else word.strip("'’-")
+
+
+def _eliding(clean: Callable[[str], str], elisions: tuple[str, ...]) -> Callable[[str], str]:
+    """`clean` of a word less the article or pronoun elided before it ("l'", "qu'")."""
+    elision = re.compile(rf"^(?:{'|'.join(elisions)})['’]", re.IGNORECASE)
+
+    def eliding(word: str) -> str:
+        if word[0].isdigit():
+            return clean(word)
+        rest = elision.sub("", word)
+        return clean(rest) if rest else ""
+
+    return eliding
 
 
 def _snowball(algorithm: str) -> Callable[[str], str]:
@@ -497,31 +477,11 @@ def _snowball(algorithm: str) -> Callable[[str], str]:
     return stem
 
 
-_SNOWBALL = {
-    "fr": "french",
-    "de": "german",
-    "es": "spanish",
-    "it": "italian",
-    "nl": "dutch",
-    "pt": "portuguese",
-    "sv": "swedish",
-    "tr": "turkish",
-    "id": "indonesian",
-    "ru": "russian",
-    "el": "greek",
-    "ar": "arabic",
-    "hi": "hindi",
-    "pl": "polish",
-    "cs": "czech",
-    "fa": "persian",
-}
-
-# Numbers as each language writes them (issue 39): thousands with dots and a decimal comma
-# ("1.000,5"), or thousands with spaces and a decimal comma ("1 000,5", as French); the others as
-# English, in their own script's digits too ("१८८९", _ascii_digits). Chinese, Japanese and Korean
-# add 万/億 (_CJK_UNITS) and full-width digits.
-_DOT_THOUSANDS = frozenset({"de", "es", "it", "pt", "id", "nl", "tr", "el", "vi"})
-_SPACE_THOUSANDS = frozenset({"ru", "bg", "uk", "sv", "pl", "cs"})
+# Numbers as each language writes them (issue 39, `lexicon.numbers`): thousands with dots and a
+# decimal comma ("dot thousands": "1.000,5"), or thousands with spaces and a decimal comma ("space
+# thousands": "1 000,5", as French); the others ("native") as English, in their own script's digits
+# too ("१८८९", _ascii_digits). Chinese, Japanese and Korean ("cjk") add 万/億 (`lexicon.pairs.myriads`)
+# and full-width digits.
 _DOT_WORD = re.compile(r"[^\W\d_][^\W\d_'’-]*|\d+(?:[.,]\d+)*")
 # As French, but with the no-break space (U+00A0) too: the French patterns lack it, and adding it
 # there would change French verdicts, which this issue leaves as they are.
@@ -529,31 +489,24 @@ _SPACED = "[ \u00a0\u202f]"
 _SPACE_NUMBER = re.compile(rf"\d+(?:{_SPACED}\d{{3}})+(?:,\d+)?|\d+(?:,\d+)?(?:\.\d+)*")
 _SPACE_WORD = re.compile(rf"[^\W\d_][^\W\d_'’-]*|{_SPACE_NUMBER.pattern}")
 
-# Runs of the scripts written without spaces between words, read as character pairs: retrieval
-# can rank windows by shared pairs without a word segmenter (none ships for these languages).
-_CJK_RUN = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f々〆"
-_HANGUL_RUN = "\uac00-\ud7af"
-_THAI_RUN = "\u0e00-\u0e7f"
-_CJK_UNITS = {
-    "万": 10**4,
-    "萬": 10**4,
-    "만": 10**4,
-    "億": 10**8,
-    "亿": 10**8,
-    "억": 10**8,
-    "兆": 10**12,
-    "조": 10**12,
-}
-_CJK_NUMBER = re.compile(r"(?:\d+(?:[.,．，]\d+)*[万萬만億亿억兆조]?)+")
+# Runs of the scripts written without spaces between words (`lexicon.pairs.run`), read as
+# character pairs: retrieval can rank windows by shared pairs without a word segmenter (none ships
+# for these languages).
+
+
+@cache
+def _myriads() -> Mapping[str, int]:
+    """The number units written after digits ("700万") of every language, in any of them."""
+    return MappingProxyType({k: v for code in DETECTED for k, v in _record(code).lexicon.myriads.items()})
+
+
+@cache
+def _cjk_number_pattern() -> re.Pattern[str]:
+    return re.compile(rf"(?:\d+(?:[.,．，]\d+)*[{''.join(_myriads())}]?)+")
+
+
 _FULL_WIDTH = str.maketrans("．，", ".,")
 _LATIN_WORD = "[A-Za-zÀ-ɏ][A-Za-zÀ-ɏ'’-]*"
-_PAIRED = {
-    "zh": _CJK_RUN,
-    "ja": _CJK_RUN,
-    "ko": _HANGUL_RUN + _CJK_RUN,
-    "th": _THAI_RUN,
-}
-_HIRAGANA = re.compile(r"[\u3040-\u309f]+")
 # A capitalised Latin word is a name even when glued to the characters around it ("在Apple").
 _PAIRED_NAME = re.compile(r"(?<![A-Za-z])[A-Z][a-zA-Z'’-]+")
 
@@ -565,7 +518,7 @@ def _cjk_number(number: str) -> str:
     if len(parts) == 1 and not parts[0][1]:
         return _english_number(digits)
     total = sum(
-        (Decimal(_english_number(value)) * _CJK_UNITS.get(unit, 1) for value, unit in parts), Decimal(0)
+        (Decimal(_english_number(value)) * _myriads().get(unit, 1) for value, unit in parts), Decimal(0)
     )
     return format(total.normalize(), "f")
 
@@ -576,9 +529,10 @@ def _pairs(word: str) -> list[str]:
     return [word[i : i + 2] for i in range(len(word) - 1)] or [word]
 
 
-def _japanese_pairs(word: str) -> list[str]:
-    """Pairs of hiragana alone are endings and particles ("まし", "した"): left out, as stop words."""
-    return [pair for pair in _pairs(word) if not _HIRAGANA.fullmatch(pair)]
+def _pairs_but(skip: re.Pattern[str]) -> Callable[[str], list[str]]:
+    """Pairs, less those made only of `skip`'s letters: in Japanese, pairs of hiragana alone are
+    endings and particles ("まし", "した"), left out as stop words."""
+    return lambda word: [pair for pair in _pairs(word) if not skip.fullmatch(pair)]
 
 
 def _run_pieces(run: re.Pattern[str], pairs: Callable[[str], list[str]]) -> Callable[[str], list[str]]:
@@ -587,31 +541,36 @@ def _run_pieces(run: re.Pattern[str], pairs: Callable[[str], list[str]]) -> Call
     return lambda token: pairs(token) if run.fullmatch(token) else [token]
 
 
-def _paired_lexicon(language: str) -> Lexicon:
-    run = _PAIRED[language]
-    cjk = language in ("zh", "ja", "ko")
-    number = _CJK_NUMBER if cjk else _EN_NUMBER
-    word = re.compile(rf"{number.pattern}|[{run}ー]+|{_LATIN_WORD}")
-    run_of = re.compile(rf"[{run}ー]+")
+def _paired_lexicon(record: languages.Language) -> Lexicon:
+    words = record.lexicon
+    cjk = words.numbers == "cjk"
+    number = _cjk_number_pattern() if cjk else _EN_NUMBER
+    word = re.compile(rf"{number.pattern}|[{words.pair_run}ー]+|{_LATIN_WORD}")
+    run_of = re.compile(rf"[{words.pair_run}ー]+")
     to_number = _cjk_number if cjk else _native_number
 
     def clean(token: str) -> str:
         return to_number(token) if token[0].isdecimal() else token.strip("'’-")
 
-    pieces = _run_pieces(run_of, _japanese_pairs if language == "ja" else _pairs)
-    return Lexicon(language, frozenset(), clean, _identity, word, _PAIRED_NAME, number, to_number, pieces)
+    pairs = _pairs_but(re.compile(f"[{words.pair_skip}]+")) if words.pair_skip else _pairs
+    pieces = _run_pieces(run_of, pairs)
+    return Lexicon(
+        record.code, words.stopwords, clean, _identity, word, _PAIRED_NAME, number, to_number, pieces
+    )
 
 
 def _identity(word: str) -> str:
     return word
 
 
-def _stemmer(language: str) -> Callable[[str], str]:
-    """Snowball's stemmer for `language` where the installed snowballstemmer has one."""
+def _stemmer(name: str) -> Callable[[str], str]:
+    """The stemmer a language file names: English's own, or Snowball's where the installed
+    snowballstemmer has that algorithm."""
     import snowballstemmer
 
-    algorithm = _SNOWBALL.get(language, "")
-    return _snowball(algorithm) if algorithm in snowballstemmer.algorithms() else _identity
+    if name == "light english":
+        return _english_stem
+    return _snowball(name) if name in snowballstemmer.algorithms() else _identity
 
 
 def _comma_decimal(number: str) -> str:
@@ -623,34 +582,38 @@ def _comma_clean(word: str) -> str:
     return _comma_decimal(word) if word[0].isdecimal() else word.strip("'’-")
 
 
+# How each style of `lexicon.numbers` cleans a word, finds words, names and numbers, and writes a
+# number in one canonical form.
+_STYLES: Mapping[
+    str,
+    tuple[Callable[[str], str], re.Pattern[str], re.Pattern[str], re.Pattern[str], Callable[[str], str]],
+] = MappingProxyType(
+    {
+        "english": (_english_clean, _EN_WORD, _EN_NAME, _EN_NUMBER, _english_number),
+        "french": (_french_clean, _WORD, _NAME, _FR_NUMBER, _french_number),
+        "space thousands": (_comma_clean, _SPACE_WORD, _NAME, _SPACE_NUMBER, _comma_decimal),
+        "dot thousands": (_comma_clean, _DOT_WORD, _NAME, _EN_NUMBER, _comma_decimal),
+        "native": (_native_clean, _DOT_WORD, _NAME, _EN_NUMBER, _native_number),
+    }
+)
+
+
 @cache
 def lexicon(language: str) -> Lexicon:
     """The lexicon of `language`; a language without one of its own (UNDETERMINED, a code not
-    detected here) reads as English."""
-    if language == "fr":
-        stem = _snowball(_SNOWBALL["fr"])
-        return Lexicon("fr", _FR_STOPWORDS, _french_clean, stem, _WORD, _NAME, _FR_NUMBER, _french_number)
-    if language in _PAIRED:
-        return _paired_lexicon(language)
-    if language == "en" or language not in DETECTED:
-        return Lexicon(
-            "en",
-            _EN_STOPWORDS,
-            _english_clean,
-            _english_stem,
-            _EN_WORD,
-            _EN_NAME,
-            _EN_NUMBER,
-            _english_number,
+    detected here) reads as English. Stop words are those of its file (none for most: the stems
+    alone still match inflected forms)."""
+    record = _record(language if language in DETECTED else "en")
+    words = record.lexicon
+    if words.pair_run:
+        return _paired_lexicon(record)
+    style = _STYLES.get(words.numbers)
+    if style is None:
+        raise languages.LanguageFileError(
+            languages.FOLDER / f"{record.code}.json", "lexicon.numbers", f"is none of {sorted(_STYLES)}"
         )
-    # No stop-word lists of our own for these yet: the stems alone still match inflected forms.
-    stem = _stemmer(language)
-    if language in _SPACE_THOUSANDS:
-        return Lexicon(
-            language, frozenset(), _comma_clean, stem, _SPACE_WORD, _NAME, _SPACE_NUMBER, _comma_decimal
-        )
-    if language in _DOT_THOUSANDS:
-        return Lexicon(
-            language, frozenset(), _comma_clean, stem, _DOT_WORD, _NAME, _EN_NUMBER, _comma_decimal
-        )
-    return Lexicon(language, frozenset(), _native_clean, stem, _DOT_WORD, _NAME, _EN_NUMBER, _native_number)
+    clean, word, name, number, to_number = style
+    if words.elisions:
+        clean = _eliding(clean, words.elisions)
+    stem = _stemmer(words.stemmer)
+    return Lexicon(record.code, words.stopwords, clean, stem, word, name, number, to_number)

@@ -7,39 +7,70 @@ contradiction, and the cascade's reader "one queen" against "a single queen" in 
 the claim that the premise gives with the same value and the same following word, spelled
 otherwise, is respelled as the premise spells it. A value that differs is left as written, so a
 swapped number is read as before. Only the model's input changes: the claim that the rules, the
-quote and the user see stays as written. English number words.
+quote and the user see stays as written. English number words (companion/languages/en.json).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
+
+from .. import languages
 
 __all__ = ["respell_quantities"]
 
-_UNITS = {
-    w: i
-    for i, w in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-        "fifteen sixteen seventeen eighteen nineteen".split()
-    )
-}
-_TENS = {w: 10 * i for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)}
-_SCALES = {"hundred": 100, "thousand": 1_000, "million": 10**6, "billion": 10**9, "trillion": 10**12}
-_WORDS = {**_UNITS, **_TENS, **_SCALES, "dozen": 12}
-
-_WORD = "|".join(sorted(_WORDS, key=len, reverse=True))
-_SCALE = "|".join(_SCALES)
+# The language whose number words are respelled: the model input is respelled before its
+# language is known to the backend, and English is the language of most pairs (docs/rules.md).
+_LANGUAGE = "en"
 _DIGITS = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
-_SPELLED = rf"(?:{_WORD})(?:(?:\s+and\s+|\s+|-)(?:{_WORD}))*"
-# A quantity and the word after it: "300 metres", "1.2 million people", "three hundred and fifty
-# seats", "a dozen paintings", "a single queen".
-_QUANTITY = re.compile(
-    rf"\b(?P<number>(?:{_DIGITS})(?:\s+(?:{_SCALE}))?|a\s+single|a\s+{_SPELLED}|{_SPELLED})"
-    rf"\s+(?P<next>[^\W\d_]+)",
-    re.IGNORECASE,
-)
+
+
+@dataclass(frozen=True, slots=True)
+class _Spelling:
+    """The number words of `numbers` of the language's file, less plural scales: "thousands of
+    people" is an amount, not a value to respell."""
+
+    words: Mapping[str, float]
+    hundreds: frozenset[str]  # multiply what came before, as "dozen" does
+    scales: Mapping[str, float]  # close a group; after digits too ("1.2 million")
+    # A quantity and the word after it: "300 metres", "1.2 million people", "three hundred and
+    # fifty seats", "a dozen paintings", "a single queen".
+    quantity: re.Pattern[str]
+    parts: re.Pattern[str]  # what separates the words of a spelled number
+
+
+@cache
+def _spelling() -> _Spelling:
+    record = languages.language(_LANGUAGE)
+    assert record is not None, f"no file for {_LANGUAGE!r} in {languages.FOLDER}"
+    n = record.numbers
+    singular = {
+        w: float(v)
+        for table in (n.units, n.tens, n.hundreds, n.scales, n.other)
+        for w, v in table.items()
+        if not _plural(w, table)
+    }
+    hundreds = frozenset(w for w in (*n.hundreds, *n.other) if w in singular)
+    scales = {w: v for w, v in {**n.hundreds, **n.scales}.items() if w in singular}
+    word = "|".join(sorted(singular, key=len, reverse=True))
+    parts = rf"\s+{_joiners(n.joiners)}\s+|\s+|-"
+    spelled = rf"(?:{word})(?:(?:{parts})(?:{word}))*"
+    quantity = re.compile(
+        rf"\b(?P<number>(?:{_DIGITS})(?:\s+(?:{'|'.join(scales)}))?|a\s+single|a\s+{spelled}|{spelled})"
+        rf"\s+(?P<next>[^\W\d_]+)",
+        re.IGNORECASE,
+    )
+    return _Spelling(singular, hundreds, scales, quantity, re.compile(parts))
+
+
+def _plural(word: str, table: Mapping[str, float]) -> bool:
+    return word.endswith("s") and word[:-1] in table
+
+
+def _joiners(joiners: frozenset[str]) -> str:
+    return "|".join(sorted(joiners)) if len(joiners) == 1 else f"(?:{'|'.join(sorted(joiners))})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,25 +84,24 @@ class _Quantity:
 
 def _value(spelled: str) -> float | None:
     """The value of a quantity as written, or None for a word it does not know."""
-    words = re.split(r"\s+and\s+|\s+|-", spelled.lower())
+    spelling = _spelling()
+    words = spelling.parts.split(spelled.lower())
     if words[0][0].isdigit():
         number = float(words[0].replace(",", ""))
         # Rounded: 1.2 million is 1199999.9999999998 in floating point, 1,200,000 is not.
-        return round(number * _SCALES[words[1]], 6) if len(words) > 1 else number
+        return round(number * spelling.scales[words[1]], 6) if len(words) > 1 else number
     if words[0] == "a":
         if words[1:] == ["single"]:
             return 1.0
         words = ["one", *words[1:]]
-    total = current = 0
+    total = current = 0.0
     for word in words:
-        worth = _WORDS.get(word)
+        worth = spelling.words.get(word)
         if worth is None:
             return None
-        if word == "hundred":
-            current = (current or 1) * 100
-        elif word == "dozen":
-            current = (current or 1) * 12
-        elif word in _SCALES:
+        if word in spelling.hundreds:
+            current = (current or 1) * worth
+        elif word in spelling.scales:
             total, current = total + (current or 1) * worth, 0
         else:
             current += worth
@@ -83,7 +113,7 @@ def _value(spelled: str) -> float | None:
 @lru_cache(maxsize=4096)
 def _quantities(text: str) -> tuple[_Quantity, ...]:
     found = []
-    for m in _QUANTITY.finditer(text):
+    for m in _spelling().quantity.finditer(text):
         value = _value(m.group("number"))
         if value is not None:
             found.append(

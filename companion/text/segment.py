@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
 
 import pysbd
 
+from .. import languages
 from ..records import Citation, Sentence, Statement
 from .language import detect_language, own_script
 
@@ -80,12 +83,8 @@ _BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“‘(])")
 # end a sentence at the Arabic comma. These end a sentence at a stop outside brackets and quotes,
 # with the stops and closing marks that follow it; a Latin full stop only before white space, so
 # "3.5" stays whole. A quote that ends with a stop keeps the words after it ("他说：“是的。”然后离开了。"
-# is one sentence): better two sentences as one than one cut in two.
-_STOPS = {
-    "ja": frozenset("。！？!?｡．"),
-    "zh": frozenset("。！？!?｡．"),
-    "ar": frozenset("!?؟۔"),
-}
+# is one sentence): better two sentences as one than one cut in two. The stops are `segment.stops`
+# of the language's file.
 _SPACED_STOPS = frozenset(".")  # a stop only where white space or the line's end follows
 _OPENERS = frozenset("「『（(“‘《〈【〔［[")
 _CLOSERS = frozenset("」』）)”’》〉】〕］]")
@@ -128,8 +127,9 @@ def _ends(line: str, i: int, stops: frozenset[str]) -> bool:
 
 def _pieces(line: str, language: str) -> list[str]:
     """pysbd's sentences of `line`, splitting long lines first: pysbd is quadratic in line length."""
-    if language in _STOPS:
-        return _stop_pieces(line, _STOPS[language])
+    record = languages.language(language)
+    if record is not None and record.segment.stops:
+        return _stop_pieces(line, record.segment.stops)
     segmenter = _segmenter(language)
     if len(line) <= _CHUNK:
         return list(segmenter.segment(line))
@@ -245,15 +245,28 @@ _HEADING_MAX_WORDS = 8
 _LABEL_MAX_WORDS = 12
 _HEADING_MAX_CHARS = 60
 _LABEL_MAX_CHARS = 80
-_QUESTION_WORDS = frozenset("what why how when where who which".split())
-_SUBJECT_PRONOUNS = frozenset("i we you he she it they there".split())
-# Copulas, auxiliaries and modals: the verbs a short claim without a full stop is made of
-# ("The tower is 330 m tall"); a few Romance and German ones for the answers in those languages.
-_VERB_WORDS = frozenset(
-    """is are was were be been being am has have had do does did can could will would may might
-    must shall should isn't aren't wasn't weren't hasn't haven't doesn't don't didn't can't won't
-    es son fue fueron está están era eran est sont était ist sind war waren""".split()
-)
+
+
+@dataclass(frozen=True, slots=True)
+class _HeadingWords:
+    """Words that tell a heading from a sentence, in every language with a file (`segment`): a
+    heading is told before its sentence's language is."""
+
+    question: frozenset[str]  # "what", "why"
+    subject_pronouns: frozenset[str]
+    # Copulas, auxiliaries and modals: the verbs a short claim without a full stop is made of
+    # ("The tower is 330 m tall"); a few Romance and German ones for the answers in those languages.
+    verbs: frozenset[str]
+
+
+@cache
+def _heading_words() -> _HeadingWords:
+    found = [record.segment for record in map(languages.language, languages.codes()) if record is not None]
+    return _HeadingWords(
+        frozenset().union(*(s.question_words for s in found)),
+        frozenset().union(*(s.subject_pronouns for s in found)),
+        frozenset().union(*(s.verb_words for s in found)),
+    )
 
 
 def _own_line(text: str, start: int, end: int) -> bool:
@@ -284,12 +297,13 @@ def _is_heading(clean: str) -> bool:
     if _CLAUSE_MARK.search(clean):
         return False
     lowered = [w.lower().strip("\"'“”‘’()[]") for w in words]
-    if lowered[0] in _QUESTION_WORDS:
+    told = _heading_words()
+    if lowered[0] in told.question:
         return True
     long_words = [w for w in words if sum(c.isalpha() for c in w) >= 4]
     if len(long_words) >= 2 and all(w[0].isupper() for w in long_words):
         return True  # Title Case
-    if lowered[0] in _SUBJECT_PRONOUNS or any(w in _VERB_WORDS for w in lowered):
+    if lowered[0] in told.subject_pronouns or any(w in told.verbs for w in lowered):
         return False
     return not any(w.endswith("ed") and len(w) > 3 and w[0].islower() for w in words[1:])
 

@@ -233,7 +233,7 @@ def main() -> None:
         action="append",
         default=[],
         metavar="ID",
-        help="judge without this rule of companion/judging/rules/ (e.g. en.framed); repeatable",
+        help="judge without this rule of companion/languages/*.json (e.g. en.framed); repeatable",
     )
     args = parser.parse_args()
     if args.data is None and args.format != "meaning":
