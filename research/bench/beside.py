@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from research.bench.bench import training_running
 from research.lib.builds import ROOT, run_in
 
 __all__ = ["RSS_BAR_MB", "WARM_BAR", "Build", "summary"]
@@ -115,9 +116,10 @@ def summary(builds: dict[str, str], results: dict[str, list[dict[str, Any]]]) ->
         lines.append(f"{'':18} {'after/before':18} {ratio:>9.3f}x  (bar <= {WARM_BAR}x)")
         verdicts.append(f"{key} {ratio:.3f}x {'met' if ratio <= WARM_BAR else 'MISSED'}")
     verdicts.append(f"after's peak RSS {rss_after:.0f} MB {'met' if rss_after <= RSS_BAR_MB else 'MISSED'}")
-    passed = all(v.endswith(" met") for v in verdicts)
+    missed, unmeasured = any("MISSED" in v for v in verdicts), any("not measured" in v for v in verdicts)
+    passed = "FAIL" if missed else "INCOMPLETE" if unmeasured else "PASS"
     lines.append(
-        f"verdict: {'PASS' if passed else 'FAIL'}: "
+        f"verdict: {passed}: "
         + "; ".join(verdicts)
         + f" (bars: warm median <= {WARM_BAR}x of before's on A and B, peak RSS <= {RSS_BAR_MB:.0f} MB)"
     )
@@ -132,7 +134,7 @@ def main() -> int:
     parser.add_argument("--after", type=Path, default=ROOT, help="default: this checkout")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--runs", type=int, default=None, help="bench.py's --runs (default: its own)")
-    parser.add_argument("--skip-large", action="store_true", help="only workload A (no verdict then)")
+    parser.add_argument("--skip-large", action="store_true", help="only workload A (verdict INCOMPLETE)")
     parser.add_argument("--out", type=Path, default=None, help="every run's JSON, a line each")
     args = parser.parse_args()
     builds = [build("before", args.before), build("after", args.after)]
@@ -150,7 +152,9 @@ def main() -> int:
             result = json.loads(run(b, b.module, [*argv, "--model", str(b.model)]).strip().splitlines()[-1])
             results[b.label].append(result)
             shown = ", ".join(f"{k} {w:.3f} s {mb:.0f} MB" for k, (w, mb) in figures(result).items())
-            busy = " (training job running)" if result.get("training_running") else ""
+            # The older bench.py knows only scripts/train_*.py as the training job: asked here too.
+            result["training_running"] = bool(result.get("training_running")) or training_running()
+            busy = " (training job running)" if result["training_running"] else ""
             print(f"round {n}/{args.rounds} {names[b.label]}: warm {shown}{busy}", flush=True)
             if args.out:
                 with args.out.open("a", encoding="utf-8") as f:
