@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import IO
 
 __all__ = ["ROOT", "judges_here", "run_in"]
 
@@ -35,8 +36,11 @@ def judges_here(tree: Path) -> bool:
     return origin is not None and Path(origin).resolve().parents[1] == tree.resolve()
 
 
-def run_in(tree: Path, module: str, argv: list[str]) -> int:
-    """`python -m module *argv` with `tree`'s companion; paths in `argv` must be absolute."""
+def run_in(tree: Path, module: str, argv: list[str], stdout: IO[str] | None = None) -> int:
+    """`python -m module *argv` with `tree`'s companion; paths in `argv` must be absolute.
+
+    Its child processes (bench.py's `citelens serve`) inherit the folder and the environment, so they
+    import the same companion. `stdout`: where its output goes (default: this process's)."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
     with tempfile.TemporaryDirectory(prefix="citelens-build-") as view:
@@ -44,4 +48,4 @@ def run_in(tree: Path, module: str, argv: list[str]) -> int:
             if (tree / mark).is_file():
                 (Path(view) / name).symlink_to(tree.resolve() / name, target_is_directory=True)
         command = [sys.executable, "-m", module, *argv]
-        return subprocess.run(command, cwd=view, env=env, check=False).returncode
+        return subprocess.run(command, cwd=view, env=env, stdout=stdout, check=False).returncode
