@@ -72,7 +72,7 @@ before(async () => {
     if (req.url === '/forbidden') return send(403, 'text/html', 'no');
     if (req.url === '/big') return send(200, 'text/html', 'x'.repeat(70_000));
     if (req.url === '/to-localhost') return send(302, 'text/html', '', { location: `http://localhost:${port}/article` });
-    if (req.url === '/slow') return setTimeout(() => send(200, 'text/html', 'late'), 2_000);
+    if (req.url === '/slow') return setTimeout(() => send(200, 'text/html', 'late'), 6_000);
     send(404, 'text/html', 'not found');
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -83,7 +83,7 @@ after(() => server.close());
 
 test('the background reads pages and says why it could not, per page', async () => {
   const names = ['article', 'latin1', 'plain', 'pdf', 'forbidden', 'to-localhost', 'slow'];
-  const pages = await readPages(names.map((n) => `${base}/${n}`), [`127.0.0.1:${port}`], { timeoutMs: 500 });
+  const pages = await readPages(names.map((n) => `${base}/${n}`), [`127.0.0.1:${port}`], { timeoutMs: 2_000 }); // well past a loaded machine's local reply, well before the slow one
   const by = (n) => pages[`${base}/${n}`];
   assert.deepEqual(by('article'), { via: 'browser', html: '<html><title>A</title><p>Ünïcode article.</p></html>' });
   assert.deepEqual(by('latin1'), { via: 'browser', html: '<p>é</p>' });
