@@ -171,7 +171,7 @@ class Judges:
             if best.checked:
                 # One model judges a statement (one scale): here the one that reads this pair does
                 # not read the statement's other pages, as for an English sentence citing English,
-                # German and Italian pages: the multilingual model reads German pages against
+                # Spanish and Italian pages: the multilingual model reads Spanish pages against
                 # English sentences but has not measured Italian ones, and the English model reads
                 # neither.
                 return pair + (

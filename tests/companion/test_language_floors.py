@@ -230,3 +230,31 @@ def test_a_language_s_bar_is_fitted_on_entailment_against_the_rest(tmp_path: Pat
 def test_a_figure_is_never_shown_as_its_floor_from_the_other_side(figure: float, shown: str):
     # "en-ar 0.72 (under 0.72: not checked)" in `citelens doctor`: 0.716 rounded onto the floor.
     assert LanguageFigure(figure, 0.72).shown == shown
+
+
+def test_where_an_interval_is_recorded_its_lower_end_decides(tmp_path: Path):
+    # Issue 59 item 4: a figure just over the floor on about 1,000 rows reads under it on the next
+    # 1,000 as often as not, so the lower end of its 95 % interval must reach the floor.
+    figures = {
+        "floor": 0.72,
+        "figures": {
+            "de": {"figure": 0.7399, "n": 1038, "lower": 0.7132, "upper": 0.7652},
+            "fr": {"figure": 0.7478, "n": 1038, "lower": 0.7204, "upper": 0.7739},
+            "es": {"figure": 0.7652},  # no interval recorded: the figure decides, as before
+        },
+    }
+    config = load_config(with_figures(tmp_path, figures))
+    german = config.figure("de")
+    assert german == LanguageFigure(0.7399, 0.72, "", 0.7132) and not german.checked
+    assert german.shown == "0.740 with a 95 % lower bound of 0.713"
+    assert config.languages == ("fr", "en", "es")
+
+
+def test_the_shipped_multilingual_model_records_an_interval_for_every_figure():
+    config = load_config(MULTILINGUAL)
+    raw = json.loads((MULTILINGUAL / "config.json").read_text())["language_figures"]["figures"]
+    for code, entry in raw.items():
+        assert entry["lower"] <= entry["figure"] <= entry["upper"] and entry["n"] >= 300, code
+        assert config.figure(code) is not None and config.figure(code).lower == entry["lower"]  # type: ignore[union-attr]
+    checked = {code for code in raw if "-" not in code and raw[code]["lower"] >= FLOOR}
+    assert set(config.languages) == checked

@@ -1,11 +1,12 @@
 """Answers and pages in a language no shipped model reads are "not checked", never judged by the
 English model with English rules (issue 26, item 6); a language the multilingual model was
-measured good enough in is judged by it (issue 39): German and Spanish since its 0.3.0, Chinese
-since its 0.3.2 (measured on all its held rows); Japanese and Arabic not (their figures are under
-the floor, and the reason says so). A claim against a page in another language is read only where
-that pair was measured good enough, on the model's crossed scale: English pages with Spanish
-claims and German pages with English claims are; Italian pages with English claims, a pair not
-measured, are not."""
+measured good enough in is judged by it (issue 39): Spanish since its 0.3.0, Italian since its
+0.2.0. Since its 0.3.4 a language is checked where the lower end of its figure's 95 % interval
+reaches the floor (issue 59 item 4): German and Chinese, checked by their point figures before,
+are not, nor are Japanese and Arabic (the reason gives the figure and its lower bound). A claim
+against a page in another language is read only where that pair was measured good enough, on the
+model's crossed scale: English pages with Spanish claims and Spanish pages with English claims
+are; Italian pages with English claims, a pair not measured, are not."""
 
 from __future__ import annotations
 
@@ -62,12 +63,13 @@ ANSWERS = {
     "ja": "エッフェル塔は1887年から1889年にかけて万国博覧会のために建設されました。",
     "zh": "埃菲尔铁塔于1887年至1889年间为世界博览会而建造。",
     "ar": "بُني برج إيفل بين عامي 1887 و1889 من أجل المعرض العالمي.",
+    "it": "La Torre Eiffel fu costruita tra il 1887 e il 1889 per l'Esposizione Universale.",
     "en": "The Eiffel Tower was built between 1887 and 1889 for the World's Fair.",
 }
-NAMES = {"ja": "Japanese", "ar": "Arabic"}
+NAMES = {"ja": "Japanese", "ar": "Arabic", "de": "German", "zh": "Chinese"}
 READS = (
-    "CiteLens reads English, Bulgarian, Chinese, French, German, Greek, Hindi, Indonesian, Italian, Korean, "
-    "Portuguese, Russian, Spanish, Thai and Vietnamese"
+    "CiteLens reads English, Bulgarian, French, Greek, Indonesian, Italian, Portuguese, Spanish "
+    "and Vietnamese"
 )
 MULTILINGUAL = "citelens-e5-multilingual-nli"
 
@@ -102,7 +104,13 @@ async def companion(start_companion, tmp_path):
 
 @pytest.mark.parametrize(
     ("language", "url"),
-    [("ja", "https://ja.example/tower"), ("ar", "https://ar.example/burj")],
+    [
+        ("ja", "https://ja.example/tower"),
+        ("ar", "https://ar.example/burj"),
+        # Checked by their point figures until 0.3.4; their lower bounds are under the floor.
+        ("de", "https://de.example/turm"),
+        ("zh", "https://zh.example/tower"),
+    ],
 )
 async def test_an_answer_in_a_language_no_model_reads_is_not_checked(companion, language, url):
     result = await (await companion.post("/v1/verify", _body(ANSWERS[language], [url]))).json()
@@ -148,13 +156,9 @@ async def test_a_sentence_citing_nothing_is_without_citation_in_any_language(com
 
 @pytest.mark.parametrize(
     ("language", "url"),
-    [
-        ("de", "https://de.example/turm"),
-        ("es", "https://es.example/torre"),
-        ("zh", "https://zh.example/tower"),
-    ],
+    [("es", "https://es.example/torre"), ("it", "https://it.example/torre")],
 )
-async def test_a_german_spanish_or_chinese_answer_is_judged_by_the_multilingual_model(
+async def test_a_spanish_or_italian_answer_is_judged_by_the_multilingual_model(
     companion, language, url
 ):
     result = await (await companion.post("/v1/verify", _body(ANSWERS[language], [url]))).json()
@@ -174,15 +178,23 @@ def _across(page: str, claim: str):
     return figure
 
 
+# What the Spanish page says outright ("como entrada a la Exposición Universal"): the model reads
+# ANSWERS["en"]'s "for the World's Fair" as no support from it (0.20 on the crossed scale).
+AS_ITS_ENTRANCE = "The Eiffel Tower was built between 1887 and 1889 as the entrance to the World's Fair."
+
+
 @pytest.mark.parametrize(
-    ("language", "url", "page"),
-    [("es", "https://en.example/tower", "en"), ("en", "https://de.example/turm", "de")],
+    ("language", "url", "page", "answer"),
+    [
+        ("es", "https://en.example/tower", "en", ANSWERS["es"]),
+        ("en", "https://es.example/torre", "es", AS_ITS_ENTRANCE),
+    ],
 )
 async def test_a_claim_citing_a_page_in_another_language_is_judged_where_the_pair_reaches_its_floor(
-    companion, language, url, page
+    companion, language, url, page, answer
 ):
     assert _across(page, language).checked
-    result = await (await companion.post("/v1/verify", _body(ANSWERS[language], [url]))).json()
+    result = await (await companion.post("/v1/verify", _body(answer, [url]))).json()
     [statement] = result["statements"]
     assert statement["language"] == language and statement["model"] == MULTILINGUAL
     # The page says the claim outright: the crossed reading finds it, where the lexical combiner,
@@ -217,10 +229,10 @@ async def test_a_claim_citing_pages_on_both_sides_of_the_language_line_reads_bot
     assert all(c["judgment"] != "not_checked" for c in statement["per_citation"]), statement
 
 
-async def test_an_english_claim_citing_english_and_german_pages_is_read_whole_by_one_model(companion):
+async def test_an_english_claim_citing_english_and_spanish_pages_is_read_whole_by_one_model(companion):
     # One model judges a statement, on one scale: the multilingual one reads English (0.3.2) and
-    # German pages against English claims, so it reads both; the English model reads no German.
-    urls = ["https://en.example/tower", "https://de.example/turm"]
+    # Spanish pages against English claims, so it reads both; the English model reads no Spanish.
+    urls = ["https://en.example/tower", "https://es.example/torre"]
     result = await (await companion.post("/v1/verify", _body(ANSWERS["en"], urls))).json()
     [statement] = result["statements"]
     assert statement["model"] == MULTILINGUAL
@@ -230,18 +242,18 @@ async def test_an_english_claim_citing_english_and_german_pages_is_read_whole_by
 async def test_a_page_read_across_languages_by_another_model_than_the_sentence_s_is_set_aside(companion):
     # No model reads all three pages (Italian against English is not measured), so the English
     # model, whose language the sentence is in, judges it on the English page. The multilingual
-    # model reads German pages against English sentences, but not this sentence's Italian one: the
-    # German page is set aside, and the reason says why.
-    urls = ["https://en.example/tower", "https://de.example/turm", "https://it.example/torre"]
+    # model reads Spanish pages against English sentences, but not this sentence's Italian one: the
+    # Spanish page is set aside, and the reason says why.
+    urls = ["https://en.example/tower", "https://es.example/torre", "https://it.example/torre"]
     result = await (await companion.post("/v1/verify", _body(ANSWERS["en"], urls))).json()
     [statement] = result["statements"]
     assert statement["model"] != MULTILINGUAL
     by_url = {pc["url"]: pc for pc in statement["per_citation"]}
     assert by_url["https://en.example/tower"]["judgment"] != "not_checked"
-    assert by_url["https://de.example/turm"]["judgment"] == "not_checked"
-    assert by_url["https://de.example/turm"]["reason"] == (
-        "the page is in German and the sentence in English; CiteLens reads across them "
-        f"({_across('de', 'en').shown} on held pairs) only with a model that does not read the "
+    assert by_url["https://es.example/torre"]["judgment"] == "not_checked"
+    assert by_url["https://es.example/torre"]["reason"] == (
+        "the page is in Spanish and the sentence in English; CiteLens reads across them "
+        f"({_across('es', 'en').shown} on held pairs) only with a model that does not read the "
         "sentence's other pages"
     )
     assert by_url["https://it.example/torre"]["judgment"] == "not_checked"

@@ -6,7 +6,10 @@ Spanish, German and French (tests/fixtures/badges/answers.json, written before t
   never "partly": a sentence of one fact is complete, not supported or contradicted;
 - a sentence about something else is no support, not flagged;
 - the same sentence gets the same verdict inside its answer and alone (item 5): the answer so
-  far only resolves what a sentence refers to.
+  far only resolves what a sentence refers to;
+- German is not checked since citelens-e5-multilingual-nli 0.3.4 (the lower end of its figure's
+  95 % interval is under the floor, issue 59 item 4): every German sentence, whatever its kind, is
+  "not checked", never flagged, and shows no quote.
 
 Each answer cites one inline page, so nothing is fetched; the companion's whole pipeline judges it.
 """
@@ -35,7 +38,9 @@ EXPECTED = {
     "number": ("no_support", True),
     "topic": ("no_support", False),
 }
+NOT_CHECKED = {"de"}  # languages the shipped models do not check (e5 0.3.4: German)
 CASES = [(a["page"], kind, sentence) for a in ANSWERS for kind, sentence in a["sentences"]]
+LANGUAGE = {a["page"]: a["language"] for a in ANSWERS}
 
 
 def _request(answer: dict, sentences: list[str]) -> dict:
@@ -87,6 +92,10 @@ def _verdict(statement: dict) -> tuple[str, bool]:
 @pytest.mark.parametrize(("page", "kind", "sentence"), CASES, ids=[f"{p}-{k}" for p, k, _ in CASES])
 def test_the_badge_says_what_the_page_says(judged, page, kind, sentence):
     statement, _ = judged[page, sentence]
+    if LANGUAGE[page] in NOT_CHECKED:
+        assert _verdict(statement) == ("not_checked", False), statement["judgment"]
+        assert statement["evidence_sentences"] == []
+        return
     assert _verdict(statement) == EXPECTED[kind], (statement["judgment"], statement.get("reasons"))
     if kind == "supported":
         assert statement["confidence"] in ("high", "low")
@@ -114,7 +123,12 @@ def test_one_fact_is_never_partly_supported(judged):
             "The Eiffel Tower is open to visitors every day of the year.",
             "The tower is open to the public every day of the year.",
         ),
-        ("rhein", "Der Rhein ist etwa 1.230 Kilometer lang.", "Er ist etwa 1.230 Kilometer lang"),
+        # German's "Er ist etwa 1.230 Kilometer lang" (rhein) was here until German was not checked.
+        (
+            "cafe",
+            "Brasil es el mayor productor de café del mundo.",
+            "Brasil es el mayor productor de café del mundo",
+        ),
         (
             "panama-canal",
             "The United States finished building the Panama Canal in 1914.",

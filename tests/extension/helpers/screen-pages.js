@@ -18,7 +18,7 @@ export const SCREEN_PAGES = [
 ];
 
 const TAMIL =
-  'the answer is in Tamil; CiteLens reads English, Bulgarian, Chinese, French, German, Greek, Hindi, Indonesian, Italian, Korean, Portuguese, Russian, Spanish, Thai and Vietnamese';
+  'the answer is in Tamil; CiteLens reads English, Bulgarian, French, Greek, Indonesian, Italian, Portuguese, Spanish and Vietnamese';
 
 /**
  * The verdict of each sentence, by its place: every kind in turn (likely support, a contradicted
