@@ -81,7 +81,7 @@ from .reading import (
     read_sources,
     read_statement,
 )
-from .relation import Relator
+from .relation import Relations, relate_sources
 from .rulebook import Rule, RuleBook, rule_book
 
 __all__ = ["Judge", "StatementReading"]
@@ -187,10 +187,15 @@ class Judge:
             self.recheck_at,
             self.reread,
         )
-        # The rules read the statement as written, each of its sentences related once.
-        relator = Relator(claims.claim, claims.rules)
         across = frozenset(url for url, r in read.sources.items() if _across(claims.language, r.document))
-        per_source = {url: self._source_facts(relator, r, url in across) for url, r in read.sources.items()}
+        # The rules read the statement as written, each sentence they read related to it once.
+        relations = relate_sources(
+            claims.claim, claims.rules, [r for url, r in read.sources.items() if url not in across]
+        )
+        per_source = {
+            url: self._source_facts(claims.claim, relations, r, url in across)
+            for url, r in read.sources.items()
+        }
         features, best = self._together(claims.claim, list(read.sources.values()), read.joint)
         atoms = self._atoms(claims, read, features, best, per_source)
         sides = self._sides(claims.claim, read.sources, across)
@@ -291,12 +296,17 @@ class Judge:
             reread=self.reread,
         )
         found = []
-        relator = Relator(claims.claim, claims.rules)
-        for url, reading in readings.items():
-            if reading.best_entailment < self.thresholds.elsewhere_entailment:
-                continue
+        kept = {
+            url: reading
+            for url, reading in readings.items()
+            if reading.best_entailment >= self.thresholds.elsewhere_entailment
+        }
+        relations = relate_sources(
+            claims.claim, claims.rules, [r for r in kept.values() if not _across(claims.language, r.document)]
+        )
+        for url, reading in kept.items():
             crossed = _across(claims.language, reading.document)
-            facts = self._source_facts(relator, reading, crossed)
+            facts = self._source_facts(claims.claim, relations, reading, crossed)
             scale = self.across if crossed and self.across else self._own(claims.language)
             verdict = decide_source(facts, scale.combiner, scale.thresholds)
             if verdict.judgment in ("complete_support", "partial_support"):
@@ -313,7 +323,9 @@ class Judge:
 
     # --- readings -------------------------------------------------------------------------------
 
-    def _source_facts(self, relator: Relator, reading: SourceReading, crossed: bool = False) -> SourceFacts:
+    def _source_facts(
+        self, claim: Claim, relations: Relations, reading: SourceReading, crossed: bool = False
+    ) -> SourceFacts:
         """One source read for the statement: its features alone, what the rules find in its
         most entailing text and in each on-topic window, with each window's contradiction as
         rechecked with the page's sentences giving the claim's names and numbers the window lacks
@@ -327,7 +339,7 @@ class Judge:
             )
             found = SourceFindings(Reading(), none, frozenset())
         else:
-            found = source_findings(relator, reading)
+            found = source_findings(relations, reading)
         denied = reading.denied or (None,) * len(reading.windows)
         windows = tuple(
             WindowFacts(score.contradiction, confirmed, rules, swapped, fast, by_reader)
@@ -342,7 +354,7 @@ class Judge:
         ) + tuple(WindowFacts(o.score.contradiction, o.confirmed) for o in reading.opposed)
         otherwise, unconfirmed = self._read_otherwise(reading)
         return SourceFacts(
-            tuple(self._features(relator.claim, [reading], reading.best_entailment)),
+            tuple(self._features(claim, [reading], reading.best_entailment)),
             reading.best_reading,
             found.reading.hedges,
             found.reading.contradictions,

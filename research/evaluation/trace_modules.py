@@ -38,7 +38,7 @@ def _module(frame: FrameType, package: str) -> str | None:
     return ".".join(Path(path[len(package) :]).with_suffix("").parts)
 
 
-def trace(index: int, model: Path | None) -> list[tuple[str, str, str, str]]:
+def trace(index: int, model: Path | None) -> tuple[list[tuple[str, str, str, str]], list[str]]:
     import companion
     from companion.config import Limits
     from companion.judging.judge import Judge
@@ -69,22 +69,43 @@ def trace(index: int, model: Path | None) -> list[tuple[str, str, str, str]]:
     judge.nli = OnnxNLI(model or default_model_dir())
 
     edges: dict[tuple[str, str, str, str], None] = {}
+    # The data's path (the issue 61 measure): the modules the statement stays in, a call into
+    # another module and the return out of it each a step; a call site taken before is not
+    # followed again, so a loop adds nothing.
+    stays = ["judging.judge"]
+    skipping: list[FrameType] = []
+
+    def stay(module: str) -> None:
+        if stays[-1] != module:
+            stays.append(module)
 
     def hook(frame: FrameType, event: str, _: Any) -> None:
-        if event != "call" or frame.f_back is None:
+        if event not in ("call", "return") or frame.f_back is None:
+            return
+        if skipping:
+            if event == "return" and frame is skipping[0]:
+                skipping.clear()
             return
         callee = _module(frame, package)
         caller = _module(frame.f_back, package)
         if callee is None or caller is None or callee == caller:
             return
-        edges.setdefault((caller, frame.f_back.f_code.co_name, callee, frame.f_code.co_name), None)
+        if event == "return":
+            stay(caller)
+            return
+        site = (caller, frame.f_back.f_code.co_name, callee, frame.f_code.co_name)
+        if site in edges:
+            skipping.append(frame)
+            return
+        edges[site] = None
+        stay(callee)
 
     sys.setprofile(hook)
     try:
         judge.judge(statement, sources)
     finally:
         sys.setprofile(None)
-    return list(edges)
+    return list(edges), stays
 
 
 def main() -> int:
@@ -102,7 +123,7 @@ def main() -> int:
         argv += ["--model", str(args.model.resolve())] if args.model else []
         argv += ["--verbose"] if args.verbose else []
         return run_in(tree, "research.evaluation.trace_modules", argv)
-    path = trace(args.statement, args.model)
+    path, stays = trace(args.statement, args.model)
     visits: Counter[str] = Counter()
     last = ""
     for caller, caller_function, callee, function in path:
@@ -114,6 +135,11 @@ def main() -> int:
             print(f"{caller}.{caller_function} {mark} {callee}.{function}")
     returns = sum(n - 1 for n in visits.values())
     print(json.dumps({"modules": len(visits), "call_sites": len(path), "returns": returns, "visits": visits}))
+    if args.verbose:
+        print(" → ".join(stays))
+    flow = Counter(stays)
+    data_path = {"modules": len(flow), "stays": len(stays), "returns": len(stays) - len(flow)}
+    print(json.dumps({"data_path": data_path}))
     return 0
 
 

@@ -16,7 +16,7 @@ from companion.judging.meaning import (
     swapped_number,
     window_findings,
 )
-from companion.judging.relation import Relator
+from companion.judging.relation import relate
 from companion.judging.rulebook import _ENGLISH_ONLY, FAMILIES, Rule, rule_book
 from companion.text.analysis import analyse
 from companion.text.segment import split_sentences
@@ -50,9 +50,10 @@ _KIND = {
 }
 
 
-def relator_for(statement, rules):
-    """The statement as the judge reads it, analysed once (claim.py), related to sentences."""
-    return Relator(claim_of(statement, rules), rules)
+def relations_for(statement, rules, sentences):
+    """The statement as the judge reads it, analysed once (claim.py), related to sentences read
+    together and each alone, as the judge relates a window's (relation.relate)."""
+    return relate(claim_of(statement, rules), rules, [sentences], sentences)
 
 
 def sentences(text, language="en"):
@@ -61,7 +62,8 @@ def sentences(text, language="en"):
 
 
 def read_meaning(statement, source, language="en"):
-    return _read_meaning(relator_for(statement, every_family(language)), sentences(source, language))
+    found = sentences(source, language)
+    return _read_meaning(relations_for(statement, every_family(language), found), found)
 
 
 def kinds(statement, source, language="en"):
@@ -74,9 +76,8 @@ def Reading(hedged="", opposite=""):  # reads as the record it stood for
 
 
 def _fires(family, statement, source, language="en", numbers=frozenset()):
-    found = window_findings(
-        relator_for(statement, every_family(language)), sentences(source, language), numbers
-    )
+    within = sentences(source, language)
+    found = window_findings(relations_for(statement, every_family(language), within), within, numbers)
     return any(r.family == family for r in found)
 
 
@@ -336,7 +337,8 @@ def test_a_language_without_a_rules_file_gets_no_rules():
         "Man sagt oft, der Umsatz sei 2023 gestiegen. Das ist nicht wahr.",
     )
     assert read_meaning(statement, page, "de").asserts
-    assert window_findings(relator_for(statement, german), sentences(page, "de"), frozenset()) == ()
+    within = sentences(page, "de")
+    assert window_findings(relations_for(statement, german, within), within, frozenset()) == ()
     assert not reports_unsettled(page, "de")
 
 
@@ -346,8 +348,9 @@ def test_a_rule_left_out_of_the_book_no_longer_fires():
         "Cracking your knuckles is often said to cause arthritis.",
     )
     book = rule_book("en")
-    assert _read_meaning(relator_for(statement, book), [analyse(source, "en")]).hedges == ("en.framed",)
-    assert _read_meaning(relator_for(statement, book.without(["en.framed"])), [analyse(source, "en")]).asserts
+    read = [analyse(source, "en")]
+    assert _read_meaning(relations_for(statement, book, read), read).hedges == ("en.framed",)
+    assert _read_meaning(relations_for(statement, book.without(["en.framed"]), read), read).asserts
 
 
 def test_every_rule_file_names_known_families_and_effects(tmp_path):
@@ -572,8 +575,8 @@ EGYPT = (
 def test_another_value_for_the_same_quantity_is_found_with_both_values_as_written(
     claim, sentence, page, found
 ):
-    relator = relator_for(claim, rule_book("en"))
-    assert swapped_number(relator, (analyse(sentence, "en"),), frozenset(page)) == found
+    read = [analyse(sentence, "en")]
+    assert swapped_number(relations_for(claim, rule_book("en"), read), read, frozenset(page)) == found
 
 
 @pytest.mark.parametrize(
@@ -601,7 +604,8 @@ def test_another_value_for_the_same_quantity_is_found_with_both_values_as_writte
 )
 def test_a_sentence_that_restates_the_claim_as_a_belief_is_framed(claim, sentence, framed):
     """Such a sentence is never quoted as the claim's support (judge.py, evidence.py)."""
-    assert restates_framed(relator_for(claim, rule_book("en")), analyse(sentence, "en")) is framed
+    read = analyse(sentence, "en")
+    assert restates_framed(relations_for(claim, rule_book("en"), [read]), read) is framed
 
 
 @pytest.mark.parametrize(
@@ -633,5 +637,5 @@ def test_a_sentence_that_restates_the_claim_as_a_belief_is_framed(claim, sentenc
 def test_a_sentence_says_the_opposite_only_where_it_restates_the_claim_negated(
     language, claim, sentence, opposite
 ):
-    relator = relator_for(claim, rule_book(language))
-    assert says_opposite(relator, analyse(sentence, language), frozenset()) is opposite
+    read = analyse(sentence, language)
+    assert says_opposite(relations_for(claim, rule_book(language), [read]), read, frozenset()) is opposite
