@@ -132,7 +132,7 @@ def contradicting_quote(source: SourceReading, judging: Judging) -> tuple[Eviden
         return ()
     sentences = source.document.sentences
     first = window.first
-    while first < window.last and reports_unsettled(sentences[first].text, source.language):
+    while first < window.last and reports_unsettled(sentences[first].text, source.language.cues):
         first += 1
     return tuple(quote(source.document, i, source.url, judging) for i in range(first, window.last + 1))
 

@@ -187,10 +187,15 @@ class Judge:
             self.recheck_at,
             self.reread,
         )
-        across = frozenset(url for url, r in read.sources.items() if _across(claims.language, r.document))
+        across = frozenset(
+            url for url, r in read.sources.items() if _across(claims.language.code, r.document)
+        )
         # The rules read the statement as written, each sentence they read related to it once.
         relations = relate_sources(
-            claims.claim, claims.rules, [r for url, r in read.sources.items() if url not in across]
+            claims.claim,
+            claims.rules,
+            claims.language.lexicon,
+            [r for url, r in read.sources.items() if url not in across],
         )
         per_source = {
             url: self._source_facts(claims.claim, relations, r, url in across)
@@ -207,7 +212,7 @@ class Judge:
     ) -> StatementJudgment:
         """The verdicts (policy.py) of a reading, with their quotes and ALCE precision."""
         facts = read.facts
-        decided = verdicts(facts, self._own(read.claims.language), self.across)
+        decided = verdicts(facts, self._own(read.claims.language.code), self.across)
         t = decided.scale.thresholds
         verdict = decided.statement
         complete = verdict.judgment == "complete_support"
@@ -302,12 +307,15 @@ class Judge:
             if reading.best_entailment >= self.thresholds.elsewhere_entailment
         }
         relations = relate_sources(
-            claims.claim, claims.rules, [r for r in kept.values() if not _across(claims.language, r.document)]
+            claims.claim,
+            claims.rules,
+            claims.language.lexicon,
+            [r for r in kept.values() if not _across(claims.language.code, r.document)],
         )
         for url, reading in kept.items():
-            crossed = _across(claims.language, reading.document)
+            crossed = _across(claims.language.code, reading.document)
             facts = self._source_facts(claims.claim, relations, reading, crossed)
-            scale = self.across if crossed and self.across else self._own(claims.language)
+            scale = self.across if crossed and self.across else self._own(claims.language.code)
             verdict = decide_source(facts, scale.combiner, scale.thresholds)
             if verdict.judgment in ("complete_support", "partial_support"):
                 evidence = covering_quote(
@@ -452,7 +460,7 @@ class Judge:
     def _suffices(self, read: StatementReading, urls: Sequence[str]) -> bool:
         """Whether these of the statement's sources alone give it complete support on their
         scale, each side of the language line alone where they lie on both (ALCE precision)."""
-        own = self._own(read.claims.language)
+        own = self._own(read.claims.language.code)
         if self.across is None:
             return own.combiner.score(self._subset(read, urls)) >= own.thresholds.complete
         return any(

@@ -51,7 +51,6 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from ..records import Words
-from ..text.analysis import content_terms
 from ..text.language import Lexicon, lexicon
 from ..text.values import another_value
 from .reading import SourceReading
@@ -304,7 +303,7 @@ def _reverses(relations: Relations, relation: Relation) -> bool:
     turned = _turned(relations.claim.word_set, relation.words, relations.rules)
     if turned is None:
         return False
-    rest = set(relations.claim.terms) - set(content_terms(turned[0], relations.rules.language))
+    rest = set(relations.claim.terms) - set(relations.language.terms(turned[0]))
     return bool(rest) and len(rest & set(relation.terms)) >= RESTATED * len(rest)
 
 
@@ -463,7 +462,7 @@ def _restates_negated(relations: Relations, sentences: Sequence[Words]) -> bool:
     if relations.claim.negates or relations.claim.reports:
         return False
     restating = [relations.relations[s.text] for s in sentences if s.text in relations.restating]
-    language = relations.rules.language
+    language = relations.language
     return any(
         "frame" not in r.cue_kinds
         and _qualified(r, "negation", inside=True)
@@ -472,10 +471,10 @@ def _restates_negated(relations: Relations, sentences: Sequence[Words]) -> bool:
     )
 
 
-def _word_for_word(relation: Relation, said: int, language: str) -> bool:
+def _word_for_word(relation: Relation, said: int, language: Lexicon) -> bool:
     """Whether the sentence holds all `said` content terms of the statement, in its order, with
     no content term of its own between the first and the last of them but its negation cues'."""
-    negation = {t for c in relation.cues if c.kind == "negation" for t in content_terms(c.word, language)}
+    negation = {t for c in relation.cues if c.kind == "negation" for t in language.terms(c.word)}
     ops = list(relation.term_ops)
     while ops and ops[0][0] != "equal":
         ops.pop(0)

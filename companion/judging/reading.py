@@ -13,15 +13,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 
 from ..config import Judging, Retrieval
 from ..records import Document, Entailment, PageIndex, Window, Words
 from ..text.analysis import joined, overlap, sentence_words
-from ..text.language import lexicon
 from ..text.retrieve import join_sentences, page_index, rank_windows, top_sentences
 from ..typedefs import NLIBackend
-from .claim import StatementClaims
+from .claim import ClaimLanguage, StatementClaims, claim_language
 from .rulebook import reports_unsettled
 
 __all__ = [
@@ -51,7 +49,7 @@ class SourceReading:
     joined_text: str
     joined_score: Entailment
     on_topic: tuple[bool, ...]  # per window: does it hold enough of the claim's words to contradict it?
-    language: str  # the claim's, whose words were looked for
+    language: ClaimLanguage  # the claim's, whose words were looked for
     joined_indices: tuple[int, ...]  # the Document's sentences `joined_text` joins
     joined_words: Words  # their words, in the claim's language
     sentences: tuple[Words, ...]  # the Document's sentences' words in the claim's language, kept with it
@@ -190,13 +188,15 @@ def read_sources(
     retrieval: Retrieval,
     judging: Judging,
     *,
-    language: str = "en",
+    language: ClaimLanguage | None = None,
     recheck_at: float | None = None,
     reread: Reread | None = None,
 ) -> dict[str, SourceReading]:
     """Each (url, document, hint) read for `claim`, with one backend call for all of them (and
     one for the rechecks of windows that contradict at `recheck_at`, where given); with `reread`,
-    what decides re-read by the reader as in read_statement."""
+    what decides re-read by the reader as in read_statement. `language`: the claim's, English
+    where not given."""
+    language = language or claim_language("en")
     plans = [
         _plan(url, d, claim, retrieval.candidates, retrieval, hint, language) for url, d, hint in documents
     ]
@@ -213,7 +213,7 @@ def glimpse(
     documents: Sequence[tuple[str, Document, str]],
     retrieval: Retrieval,
     judging: Judging,
-    language: str,
+    language: ClaimLanguage,
 ) -> dict[str, float]:
     """The model's entailment on the best window of the documents whose best window holds at least
     `judging.elsewhere_on_topic` of the claim's words (the others are not about it, and cost no
@@ -247,7 +247,13 @@ def read_jointly(nli: NLIBackend, claim: Words, readings: Sequence[SourceReading
 
 
 def _plan(
-    url: str, document: Document, claim: Words, limit: int, retrieval: Retrieval, hint: str, language: str
+    url: str,
+    document: Document,
+    claim: Words,
+    limit: int,
+    retrieval: Retrieval,
+    hint: str,
+    language: ClaimLanguage,
 ) -> _Plan:
     page = page_index(document)
     found = rank_windows(
@@ -271,7 +277,7 @@ def _joining(windows: Sequence[Window]) -> list[Window]:
     return [w for w in windows if w.relevance > 0] or list(windows[:1])
 
 
-def _joined_about_claim(plan: _Plan, on_topic: float, language: str) -> bool:
+def _joined_about_claim(plan: _Plan, on_topic: float, language: ClaimLanguage) -> bool:
     """Whether every window the plan's joined text was taken from holds `on_topic` of the claim's
     words: only then does the cascade's reader re-read it (a sentence of the page's chrome that
     shares a word with the claim changed the reader's verdict once joined, issue 37)."""
@@ -302,7 +308,7 @@ def _reread(
     plans: Sequence[_Plan],
     scores: Iterator[Entailment],
     judging: Judging,
-    language: str,
+    language: ClaimLanguage,
     joint: tuple[str, str] | None,
 ) -> tuple[list[_Plan], Iterator[Entailment], Entailment | None]:
     """The cascade: the plans marked with what decides, the reader's readings of it merged into the
@@ -361,7 +367,7 @@ def _readings(
     plans: Sequence[_Plan],
     scores: Iterator[Entailment],
     judging: Judging,
-    language: str,
+    language: ClaimLanguage,
     recheck_at: float | None,
     reread: Reread | None = None,
     *,
@@ -386,7 +392,7 @@ def _readings(
     for plan, window_scores, joined_score, topical, checked, theirs, denials in zip(
         plans, own, joined_scores, on_topic, confirmed, opposed, denied, strict=True
     ):
-        sentences = sentence_words(plan.document, language)
+        sentences = sentence_words(plan.document, language.lexicon)
         decided = plan.decided or (True,) * len(plan.windows)
         texts = [s for s, d in zip(window_scores, decided) if d] + (
             [joined_score] if plan.joined_decided else []
@@ -423,7 +429,7 @@ def _readings(
 
 
 def _opposed(
-    reread: Reread | None, plans: Sequence[_Plan], language: str, bar: float | None
+    reread: Reread | None, plans: Sequence[_Plan], language: ClaimLanguage, bar: float | None
 ) -> list[tuple[Opposed, ...]]:
     """The reader's readings of the windows it re-read for the opposite (_Plan.opposed), each
     contradiction at `bar` read again with the page's context by the reader, as _rechecked does."""
@@ -450,7 +456,7 @@ def _denials(
     plans: Sequence[_Plan],
     scores: Sequence[tuple[Entailment, ...]],
     on_topic: Sequence[tuple[bool, ...]],
-    language: str,
+    language: ClaimLanguage,
 ) -> list[tuple[float | None, ...]]:
     """For a claim that holds a negation: per source, the reader's contradiction, with the page's
     context as every recheck, on the on-topic window the fast model (not the reader) reads as most
@@ -492,7 +498,7 @@ def _rechecked(
     plans: Sequence[_Plan],
     scores: Sequence[tuple[Entailment, ...]],
     on_topic: Sequence[tuple[bool, ...]],
-    language: str,
+    language: ClaimLanguage,
     bar: float | None,
 ) -> list[tuple[float, ...]]:
     """Each window's contradiction, read again with the page's sentences that give the claim's
@@ -555,18 +561,20 @@ def _most_entailing(
     return max(texts)[3]
 
 
-def _window_words(document: Document, window: Window, language: str) -> Words:
-    return joined(sentence_words(document, language)[window.first : window.last + 1])
+def _window_words(document: Document, window: Window, language: ClaimLanguage) -> Words:
+    return joined(sentence_words(document, language.lexicon)[window.first : window.last + 1])
 
 
-def given_elsewhere(document: Document, window: Window, claim: Words, language: str, limit: int = 2) -> str:
+def given_elsewhere(
+    document: Document, window: Window, claim: Words, language: ClaimLanguage, limit: int = 2
+) -> str:
     """The page's sentences outside `window` that give the claim's numbers and names the window
     lacks (at most `limit`, in page order); "" when the window lacks none or the page has none.
 
     An SNLI-trained model reads a date missing from the premise as a conflicting one: "When it
     opened, the tower was 300 metres tall" contradicts "When it opened in 1889 it was 300 metres
     tall" at 0.99 for it, and at 0.12 once "The tower was completed in March 1889" comes first."""
-    sentences = sentence_words(document, language)
+    sentences = sentence_words(document, language.lexicon)
     inside = _window_words(document, window, language)
     numbers = claim.numbers - inside.numbers
     names = {n for n in claim.names if n not in window.text.lower()}
@@ -594,19 +602,21 @@ _HOW_OFTEN = {
 }
 
 
-@cache
-def _how_often_terms(language: str) -> frozenset[str]:
-    words = lexicon(language)
-    return frozenset(words.terms(_HOW_OFTEN.get(words.language, "")))
+_HOW_OFTEN_TERMS: dict[str, frozenset[str]] = {}
 
 
-def _about(claim: Words, text: Words, language: str) -> float:
+def _about(claim: Words, text: Words, language: ClaimLanguage) -> float:
     """Share of the claim's content words, words of frequency aside, that `text` holds."""
-    terms = claim.term_set - _how_often_terms(language)
+    words = language.lexicon
+    if (how_often := _HOW_OFTEN_TERMS.get(words.language)) is None:
+        how_often = _HOW_OFTEN_TERMS[words.language] = frozenset(
+            words.terms(_HOW_OFTEN.get(words.language, ""))
+        )
+    terms = claim.term_set - how_often
     return len(terms & text.term_set) / len(terms) if terms else 1.0
 
 
-def _read_on(document: Document, windows: list[Window], language: str) -> list[Window]:
+def _read_on(document: Document, windows: list[Window], language: ClaimLanguage) -> list[Window]:
     """Windows that end on a sentence reporting the claim as a myth, a saying or an allegation,
     read on to the sentence after it. Pages state a myth to refute it next ("It is often said
     that X. It is not."); read alone, the myth's sentence entails the claim word for word."""
@@ -614,7 +624,7 @@ def _read_on(document: Document, windows: list[Window], language: str) -> list[W
     for window in windows:
         last = window.last + 1
         if last < len(document.sentences) and reports_unsettled(
-            document.sentences[window.last].text, language
+            document.sentences[window.last].text, language.cues
         ):
             window = Window(
                 window.first, last, join_sentences(document, window.first, last), window.relevance

@@ -18,7 +18,7 @@ from difflib import Match, SequenceMatcher
 from typing import Literal
 
 from ..records import Words
-from ..text.analysis import content_terms
+from ..text.language import Lexicon, lexicon
 from .claim import Claim
 from .reading import SourceReading
 from .rulebook import RuleBook
@@ -81,6 +81,7 @@ class Relations:
 
     claim: Claim
     rules: RuleBook
+    language: Lexicon  # the claim's (claim.ClaimLanguage), which the rules read words in
     words: Mapping[str, frozenset[str]]  # each sentence's rules' words
     restating: frozenset[str]  # the sentences that may restate the claim (may_restate)
     relations: Mapping[str, Relation]  # each sentence a rule reads as related to the claim
@@ -90,7 +91,11 @@ class Relations:
 
 
 def relate(
-    claim: Claim, rules: RuleBook, groups: Iterable[Sequence[Words]], singles: Iterable[Words] = ()
+    claim: Claim,
+    rules: RuleBook,
+    language: Lexicon,
+    groups: Iterable[Sequence[Words]],
+    singles: Iterable[Words] = (),
 ) -> Relations:
     """The claim related to the sentences the rules read: each of `singles` alone, each of
     `groups` together (its closest sentence and the one after it, and each that gives the claim's
@@ -103,7 +108,7 @@ def relate(
 
     def related(sentence: Words) -> None:
         if sentence.text not in relations:
-            relations[sentence.text] = _relate(claim, rules, sentence, words[sentence.text])
+            relations[sentence.text] = _relate(claim, rules, language, sentence, words[sentence.text])
 
     for sentence in (*singles, *(s for g in groups for s in g)):
         if sentence.text not in words:
@@ -120,10 +125,12 @@ def relate(
         for sentence in group:
             if claim.numbers and claim.numbers <= sentence.numbers:
                 related(sentence)
-    return Relations(claim, rules, words, frozenset(restating), relations, closest)
+    return Relations(claim, rules, language, words, frozenset(restating), relations, closest)
 
 
-def relate_sources(claim: Claim, rules: RuleBook, sources: Iterable[SourceReading]) -> Relations:
+def relate_sources(
+    claim: Claim, rules: RuleBook, language: Lexicon, sources: Iterable[SourceReading]
+) -> Relations:
     """The claim related to what the rules read of each source (meaning.source_findings): the text
     the model found most entailing, each on-topic window, and each sentence of those windows and
     of the joined top sentences."""
@@ -136,7 +143,7 @@ def relate_sources(claim: Claim, rules: RuleBook, sources: Iterable[SourceReadin
         for window, on_topic in zip(source.windows, source.on_topic):
             if on_topic:
                 groups.append(sentences[window.first : window.last + 1])
-    return relate(claim, rules, groups, singles)
+    return relate(claim, rules, language, groups, singles)
 
 
 def may_restate(claim: Claim, sentence: Words) -> bool:
@@ -147,12 +154,14 @@ def may_restate(claim: Claim, sentence: Words) -> bool:
 
 
 def relation(claim: Claim, rules: RuleBook, sentence: Words) -> Relation:
-    """The claim against one sentence, its words as its page's analysis gives them."""
-    return _relate(claim, rules, sentence, frozenset(rules.word.findall(sentence.lowered)))
+    """The claim against one sentence alone, its words as its page's analysis gives them."""
+    words = frozenset(rules.word.findall(sentence.lowered))
+    return _relate(claim, rules, lexicon(rules.language), sentence, words)
 
 
-def _relate(claim: Claim, rules: RuleBook, analysed: Words, words: frozenset[str]) -> Relation:
-    language = rules.language
+def _relate(
+    claim: Claim, rules: RuleBook, language: Lexicon, analysed: Words, words: frozenset[str]
+) -> Relation:
     sentence = analysed.text
     spans = [(m.start(), m.group()) for m in rules.word.finditer(analysed.lowered)]
     matcher = SequenceMatcher(None, claim.words, [w for _, w in spans], autojunk=False)
@@ -198,7 +207,7 @@ def _relate(claim: Claim, rules: RuleBook, analysed: Words, words: frozenset[str
         frozenset(c.kind for c in cues),
         terms,
         len(claim_terms & held) / len(claim_terms) if claim_terms else 1.0,
-        tuple(at for at, word in spans if claim_terms & set(content_terms(word, language))),
+        tuple(at for at, word in spans if claim_terms & set(language.terms(word))),
         tuple(term_matcher.get_opcodes()),
         sum(b.size for b in term_matcher.get_matching_blocks()),
         analysed.numbers,

@@ -82,11 +82,11 @@ def rule_book(language: str) -> RuleBook:
     return _parse(json.loads(path.read_text(encoding="utf-8")), path)
 
 
-def reports_unsettled(sentence: str, language: str) -> bool:
+def reports_unsettled(sentence: str, rules: RuleBook) -> bool:
     """Whether the sentence reports something as a myth, a saying, an allegation or a rumour
     without saying itself whether it holds (no negation in it): the next sentence usually does.
-    Here, with the cue words, because retrieval (reading.py) reads it before any rule runs."""
-    rules = rule_book(language)
+    Here, with the cue words of the language's book, because retrieval (reading.py) reads it
+    before any rule runs."""
     return bool(rules.frame.search(sentence)) and not rules.negation.search(sentence)
 
 

@@ -19,6 +19,7 @@ from companion.judging.meaning import (
 from companion.judging.relation import relate
 from companion.judging.rulebook import _ENGLISH_ONLY, FAMILIES, Rule, rule_book
 from companion.text.analysis import analyse
+from companion.text.language import lexicon
 from companion.text.segment import split_sentences
 
 _EFFECT = {
@@ -53,7 +54,7 @@ _KIND = {
 def relations_for(statement, rules, sentences):
     """The statement as the judge reads it, analysed once (claim.py), related to sentences read
     together and each alone, as the judge relates a window's (relation.relate)."""
-    return relate(claim_of(statement, rules), rules, [sentences], sentences)
+    return relate(claim_of(statement, rules), rules, lexicon(rules.language), [sentences], sentences)
 
 
 def sentences(text, language="en"):
@@ -339,7 +340,7 @@ def test_a_language_without_a_rules_file_gets_no_rules():
     assert read_meaning(statement, page, "de").asserts
     within = sentences(page, "de")
     assert window_findings(relations_for(statement, german, within), within, frozenset()) == ()
-    assert not reports_unsettled(page, "de")
+    assert not reports_unsettled(page, rule_book("de"))
 
 
 def test_a_rule_left_out_of_the_book_no_longer_fires():
@@ -390,9 +391,9 @@ def test_a_myth_is_refuted_by_the_sentence_after_it():
     )
     # A plain sentence followed by an unrelated negation is not a refutation.
     assert not negates(statement, "The reef is visible from space. It is not a single reef.")
-    assert reports_unsettled("A popular myth holds that the reef is visible from the Moon.", "en")
+    assert reports_unsettled("A popular myth holds that the reef is visible from the Moon.", rule_book("en"))
     assert not reports_unsettled(
-        "The myth that the reef is visible from the Moon is false and not new.", "en"
+        "The myth that the reef is visible from the Moon is false and not new.", rule_book("en")
     )
 
 

@@ -4,6 +4,7 @@ after it, where pages refute it."""
 from __future__ import annotations
 
 from companion.config import Judging, Retrieval
+from companion.judging.claim import claim_language
 from companion.judging.reading import given_elsewhere, read_sources
 from companion.records import Window
 from companion.sources.extract import document_from_text
@@ -27,7 +28,7 @@ def windows_read(text: str, claim: str, language: str = "en") -> list[str]:
         [(document.url, document, "")],
         Retrieval(),
         Judging(),
-        language=language,
+        language=claim_language(language),
     )
     return [w.text for w in readings[document.url].windows]
 
@@ -73,16 +74,26 @@ def test_the_numbers_and_names_a_window_lacks_are_taken_from_the_rest_of_the_pag
     document = document_from_text("https://example.org/tower", "", text)
     window = Window(2, 2, document.sentences[2].text, 1.0)
     claim = "When it opened in 1889, the tower by Eiffel was 300 metres tall."
-    assert given_elsewhere(document, window, analyse(claim, "en"), "en") == (
+    assert given_elsewhere(document, window, analyse(claim, "en"), claim_language("en")) == (
         "The tower was completed in March 1889. It was designed by the company of Gustave Eiffel."
     )
     assert (
-        given_elsewhere(document, window, analyse(claim, "en"), "en", limit=1)
+        given_elsewhere(document, window, analyse(claim, "en"), claim_language("en"), limit=1)
         == "The tower was completed in March 1889."
     )
     # Nothing is missing, or the page does not give it: nothing to add.
-    assert given_elsewhere(document, window, analyse("The tower was 300 metres tall.", "en"), "en") == ""
-    assert given_elsewhere(document, window, analyse("It was 300 metres tall in 1920.", "en"), "en") == ""
+    assert (
+        given_elsewhere(
+            document, window, analyse("The tower was 300 metres tall.", "en"), claim_language("en")
+        )
+        == ""
+    )
+    assert (
+        given_elsewhere(
+            document, window, analyse("It was 300 metres tall in 1920.", "en"), claim_language("en")
+        )
+        == ""
+    )
 
 
 def test_words_of_frequency_do_not_put_a_window_on_topic():

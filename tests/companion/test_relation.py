@@ -6,6 +6,7 @@ from companion.judging.claim import claim_of
 from companion.judging.relation import may_restate, relate, relation
 from companion.judging.rulebook import rule_book
 from companion.text.analysis import analyse
+from companion.text.language import lexicon
 
 
 def related(claim, sentence, language="en"):
@@ -56,7 +57,7 @@ def test_each_sentence_is_related_once_and_the_closest_holds_most_words():
     sentences = [
         analyse(s, "en") for s in ("Paris is large.", "The tower is made of iron.", "The tower is tall.")
     ]
-    table = relate(claim, rules, [sentences, sentences[1:]])
+    table = relate(claim, rules, lexicon("en"), [sentences, sentences[1:]])
     assert table.closest[tuple(s.text for s in sentences)] == 1
     assert table.closest[tuple(s.text for s in sentences[1:])] == 0
     assert set(table.relations) == {sentences[1].text, sentences[2].text}
