@@ -54,7 +54,7 @@ from ..records import (
 )
 from ..text.language import UNDETERMINED
 from ..typedefs import NLIBackend
-from .alce import irrelevant
+from .alce import PrecisionTest, irrelevant, supported_by
 from .claim import Claim, StatementClaims, analyse_statement
 from .combiner import Combiner, crossed_combiner
 from .evidence import contradicting_quote, covering_quote, quote, to_read_alone
@@ -76,6 +76,7 @@ from .reading import (
     Reread,
     SourceReading,
     StatementReadings,
+    best_together,
     glimpse,
     read_jointly,
     read_sources,
@@ -232,7 +233,16 @@ class Judge:
             self._citation_judgment(c, read, decided) if c.url in read.readings else _inaccessible(c, sources)
             for c in _distinct_by_url(statement.citations)
         )
-        unneeded = irrelevant(per_citation, complete, lambda urls: self._suffices(read, urls))
+        test = PrecisionTest(
+            read.claims.claim,
+            read.readings,
+            read.facts.across,
+            self._own(read.claims.language.code),
+            self.across,
+            self.combiner,
+            self._deciding,
+        )
+        unneeded = irrelevant(per_citation, complete, lambda urls: supported_by(test, urls))
         per_citation = tuple(
             dataclasses.replace(cj, irrelevant=True) if cj.citation.url in unneeded else cj
             for cj in per_citation
@@ -434,12 +444,8 @@ class Judge:
         self, claim: Claim, readings: Sequence[SourceReading], joint: Entailment | None
     ) -> tuple[list[float], Entailment]:
         """The features of the claim as written against these sources read together, and the
-        model's most entailing reading over them: ALCE reads several citations' evidence joined,
-        so with more than one source the model also read their top sentences side by side
-        (`joint`)."""
-        best = max((r.best_reading for r in readings), key=lambda s: s.entailment)
-        if joint is not None:
-            best = max(best, joint, key=lambda s: s.entailment)
+        model's most entailing reading over them (reading.best_together)."""
+        best = best_together(readings, joint)
         return self._features(claim, readings, best.entailment), best
 
     def _sides(
@@ -457,21 +463,6 @@ class Judge:
             sides.append(Side(tuple(features), best))
         return sides[0], sides[1]
 
-    def _suffices(self, read: StatementReading, urls: Sequence[str]) -> bool:
-        """Whether these of the statement's sources alone give it complete support on their
-        scale, each side of the language line alone where they lie on both (ALCE precision)."""
-        own = self._own(read.claims.language.code)
-        if self.across is None:
-            return own.combiner.score(self._subset(read, urls)) >= own.thresholds.complete
-        return any(
-            scale.combiner.score(self._subset(read, side)) >= scale.thresholds.complete
-            for side, scale in (
-                ([u for u in urls if u not in read.facts.across], own),
-                ([u for u in urls if u in read.facts.across], self.across),
-            )
-            if side
-        )
-
     def _own(self, language: str) -> Scale:
         """The scale of sources in the claim's own language."""
         return self.scales.get(language, self.scale)
@@ -480,13 +471,6 @@ class Judge:
     def _deciding(self) -> NLIBackend:
         """Whoever reads the statement's joint text: one scale for every joint reading."""
         return self.reread.reader if self.reread else self.nli
-
-    def _subset(self, read: StatementReading, urls: Sequence[str]) -> list[float]:
-        """The statement's features against some of its sources only (ALCE precision)."""
-        readings = [read.readings[u] for u in urls]
-        # Read by whoever read the statement's own joint text: one scale for the precision test.
-        joint = read_jointly(self._deciding, read.claims.claim.read, readings) if len(readings) > 1 else None
-        return self._together(read.claims.claim, readings, joint)[0]
 
     def _features(self, claim: Claim, readings: Sequence[SourceReading], best: float) -> list[float]:
         """combiner.FEATURES of a claim as written against these sources, from what was read."""

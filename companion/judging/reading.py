@@ -27,6 +27,7 @@ __all__ = [
     "Reread",
     "SourceReading",
     "StatementReadings",
+    "best_together",
     "given_elsewhere",
     "glimpse",
     "read_jointly",
@@ -244,6 +245,16 @@ def glimpse(
 def read_jointly(nli: NLIBackend, claim: Words, readings: Sequence[SourceReading]) -> Entailment:
     """The model's reading of these sources' joined top sentences read side by side."""
     return nli.score([(" ".join(r.joined_text for r in readings), claim.text)])[0]
+
+
+def best_together(readings: Sequence[SourceReading], joint: Entailment | None) -> Entailment:
+    """The model's most entailing reading over these sources: ALCE reads several citations'
+    evidence joined, so with more than one source the model also read their top sentences side
+    by side (`joint`)."""
+    best = max((r.best_reading for r in readings), key=lambda s: s.entailment)
+    if joint is not None:
+        best = max(best, joint, key=lambda s: s.entailment)
+    return best
 
 
 def _plan(
