@@ -27,7 +27,7 @@ from ..typedefs import NLIBackend
 from .claim import Claim
 from .combiner import Combiner
 from .policy import Scale
-from .reading import SourceReading, best_together, read_jointly
+from .reading import SourceWindows, best_together, read_jointly
 
 __all__ = ["PrecisionTest", "irrelevant", "summarize", "supported_by"]
 
@@ -40,7 +40,7 @@ class PrecisionTest:
     one that read the statement's own: one scale for the test)."""
 
     claim: Claim
-    sources: Mapping[str, SourceReading]
+    sources: Mapping[str, SourceWindows]
     across: frozenset[str]
     own: Scale
     crossed: Scale | None

@@ -58,7 +58,7 @@ from .alce import PrecisionTest, irrelevant, supported_by
 from .claim import Claim, StatementClaims, analyse_statement
 from .combiner import Combiner, crossed_combiner
 from .evidence import contradicting_quote, covering_quote, quote, to_read_alone
-from .meaning import Reading, SourceFindings, source_findings
+from .meaning import SourceFindings, SupportFindings, source_findings
 from .policy import (
     AtomFacts,
     ClaimFacts,
@@ -73,11 +73,11 @@ from .policy import (
     verdicts,
 )
 from .reading import (
-    Reread,
-    SourceReading,
-    StatementReadings,
+    CascadeReader,
+    SourceWindows,
+    StatementWindows,
     best_together,
-    glimpse,
+    best_window_entailment,
     read_jointly,
     read_sources,
     read_statement,
@@ -85,19 +85,19 @@ from .reading import (
 from .relation import Relations, relate_sources
 from .rulebook import Rule, RuleBook, rule_book
 
-__all__ = ["Judge", "StatementReading"]
+__all__ = ["Judge", "StatementFindings"]
 
 
 @dataclass(frozen=True, slots=True)
-class StatementReading:
+class StatementFindings:
     """What the model and the rules read of a statement's cited sources, before any threshold:
     the policy (policy.py) turns it into verdicts, at run time and in research/evaluation/calibrate.py."""
 
     claims: StatementClaims  # the statement's claim and atomic claims, analysed once
-    readings: Mapping[str, SourceReading]
+    sources: Mapping[str, SourceWindows]  # the windows the model scored in each cited source
     facts: ClaimFacts
     # Per atomic claim, its sources as read for it (none for a statement of one fact): its quotes.
-    atom_readings: tuple[Mapping[str, SourceReading], ...] = ()
+    atom_sources: tuple[Mapping[str, SourceWindows], ...] = ()
 
 
 class Judge:
@@ -135,8 +135,8 @@ class Judge:
         self.recheck_at = recheck_bar(self.thresholds)
         self.fast_recheck_at = recheck_bar(self.thresholds, fast=True)
         c = model.cascade
-        self.reread = (
-            Reread(
+        self.cascade = (
+            CascadeReader(
                 reader,
                 c.windows,
                 c.contradiction,
@@ -169,7 +169,7 @@ class Judge:
             return _without_evidence(statement, "inaccessible", unread)
         return self.conclude(statement, read, sources)
 
-    def read(self, statement: Statement, sources: Mapping[str, SourceResult]) -> StatementReading | None:
+    def read(self, statement: Statement, sources: Mapping[str, SourceResult]) -> StatementFindings | None:
         """What the statement's readable cited sources say of it; None when none could be read."""
         readable = [
             (c, s.document)
@@ -186,7 +186,7 @@ class Judge:
             self.retrieval,
             self.judging,
             self.recheck_at,
-            self.reread,
+            self.cascade,
         )
         across = frozenset(
             url for url, r in read.sources.items() if _across(claims.language.code, r.document)
@@ -202,18 +202,18 @@ class Judge:
             url: self._source_facts(claims.claim, relations, r, url in across)
             for url, r in read.sources.items()
         }
-        features, best = self._together(claims.claim, list(read.sources.values()), read.joint)
+        features, best = self._features_together(claims.claim, list(read.sources.values()), read.joint)
         atoms = self._atoms(claims, read, features, best, per_source)
-        sides = self._sides(claims.claim, read.sources, across)
+        sides = self._language_sides(claims.claim, read.sources, across)
         facts = ClaimFacts(tuple(features), best, per_source, atoms, across, sides)
-        return StatementReading(claims, read.sources, facts, read.atoms)
+        return StatementFindings(claims, read.sources, facts, read.atoms)
 
     def conclude(
-        self, statement: Statement, read: StatementReading, sources: Mapping[str, SourceResult]
+        self, statement: Statement, read: StatementFindings, sources: Mapping[str, SourceResult]
     ) -> StatementJudgment:
         """The verdicts (policy.py) of a reading, with their quotes and ALCE precision."""
         facts = read.facts
-        decided = verdicts(facts, self._own(read.claims.language.code), self.across)
+        decided = verdicts(facts, self._own_scale(read.claims.language.code), self.across)
         t = decided.scale.thresholds
         verdict = decided.statement
         complete = verdict.judgment == "complete_support"
@@ -230,17 +230,17 @@ class Judge:
                 for i, a in enumerate(facts.atoms)
             )
         per_citation = tuple(
-            self._citation_judgment(c, read, decided) if c.url in read.readings else _inaccessible(c, sources)
+            self._citation_judgment(c, read, decided) if c.url in read.sources else _inaccessible(c, sources)
             for c in _distinct_by_url(statement.citations)
         )
         test = PrecisionTest(
             read.claims.claim,
-            read.readings,
+            read.sources,
             read.facts.across,
-            self._own(read.claims.language.code),
+            self._own_scale(read.claims.language.code),
             self.across,
             self.combiner,
-            self._deciding,
+            self._joint_reader,
         )
         unneeded = irrelevant(per_citation, complete, lambda urls: supported_by(test, urls))
         per_citation = tuple(
@@ -292,7 +292,9 @@ class Judge:
         ]
         # The model reads the whole page only where its best window alone reads as support: a
         # page whose best window does not rarely has the support elsewhere (issue 38).
-        first = glimpse(self.nli, claims.claim.read, others, self.retrieval, self.judging, claims.language)
+        first = best_window_entailment(
+            self.nli, claims.claim.read, others, self.retrieval, self.judging, claims.language
+        )
         promising = [
             (url, document, "")
             for url, document, _ in others
@@ -308,7 +310,7 @@ class Judge:
             self.judging,
             language=claims.language,
             recheck_at=self.recheck_at,
-            reread=self.reread,
+            reread=self.cascade,
         )
         found = []
         kept = {
@@ -325,7 +327,7 @@ class Judge:
         for url, reading in kept.items():
             crossed = _across(claims.language.code, reading.document)
             facts = self._source_facts(claims.claim, relations, reading, crossed)
-            scale = self.across if crossed and self.across else self._own(claims.language.code)
+            scale = self.across if crossed and self.across else self._own_scale(claims.language.code)
             verdict = decide_source(facts, scale.combiner, scale.thresholds)
             if verdict.judgment in ("complete_support", "partial_support"):
                 evidence = covering_quote(
@@ -342,7 +344,7 @@ class Judge:
     # --- readings -------------------------------------------------------------------------------
 
     def _source_facts(
-        self, claim: Claim, relations: Relations, reading: SourceReading, crossed: bool = False
+        self, claim: Claim, relations: Relations, reading: SourceWindows, crossed: bool = False
     ) -> SourceFacts:
         """One source read for the statement: its features alone, what the rules find in its
         most entailing text and in each on-topic window, with each window's contradiction as
@@ -355,7 +357,7 @@ class Judge:
             none: tuple[tuple[tuple[Rule, ...], tuple[str, str] | None], ...] = tuple(
                 ((), None) for t in reading.on_topic if t
             )
-            found = SourceFindings(Reading(), none, frozenset())
+            found = SourceFindings(SupportFindings(), none, frozenset())
         else:
             found = source_findings(relations, reading)
         denied = reading.denied or (None,) * len(reading.windows)
@@ -374,8 +376,8 @@ class Judge:
         return SourceFacts(
             tuple(self._features(claim, [reading], reading.best_entailment)),
             reading.best_reading,
-            found.reading.hedges,
-            found.reading.contradictions,
+            found.support.hedges,
+            found.support.contradictions,
             windows,
             otherwise | found.worded_opposite,
             found.worded_opposite,
@@ -385,7 +387,7 @@ class Judge:
             unconfirmed=unconfirmed,
         )
 
-    def _read_otherwise(self, reading: SourceReading) -> tuple[frozenset[int], tuple[Unconfirmed, ...]]:
+    def _read_otherwise(self, reading: SourceWindows) -> tuple[frozenset[int], tuple[Unconfirmed, ...]]:
         """The sentences the model reads as the opposite of the claim: each sentence read by the
         shortest on-topic window that holds it (a one-sentence window is that sentence's own
         reading), at the conflict bar or the contradiction bar, whichever is lower, of the model
@@ -418,7 +420,7 @@ class Judge:
                 unsettled.setdefault((window, fast), []).append(i)
         return frozenset(flagged), tuple(Unconfirmed(tuple(s), fast) for (_, fast), s in unsettled.items())
 
-    def _confirmed_otherwise(self, claim: Words, source: SourceReading, facts: SourceFacts) -> SourceFacts:
+    def _confirmed_otherwise(self, claim: Words, source: SourceWindows, facts: SourceFacts) -> SourceFacts:
         """`facts` with only the sentences the deciding model reads as the opposite alone left
         saying otherwise, for the card's quotes (docs/rules.md, "What says otherwise, sentence by
         sentence"). On the myth page the fast model reads "It is made of puddled iron …" as the
@@ -430,7 +432,7 @@ class Judge:
         if not facts.unconfirmed:
             return facts
         todo = sorted({i for u in facts.unconfirmed for i in u.sentences})
-        scores = self._deciding.score([(source.document.sentences[i].text, claim.text) for i in todo])
+        scores = self._joint_reader.score([(source.document.sentences[i].text, claim.text) for i in todo])
         alone = {i: score.contradiction for i, score in zip(todo, scores, strict=True)}
         cleared: set[int] = set()
         for unconfirmed in facts.unconfirmed:
@@ -440,16 +442,16 @@ class Judge:
         kept = facts.says_otherwise - (cleared - facts.worded_opposite)
         return dataclasses.replace(facts, says_otherwise=kept, unconfirmed=())
 
-    def _together(
-        self, claim: Claim, readings: Sequence[SourceReading], joint: Entailment | None
+    def _features_together(
+        self, claim: Claim, readings: Sequence[SourceWindows], joint: Entailment | None
     ) -> tuple[list[float], Entailment]:
         """The features of the claim as written against these sources read together, and the
         model's most entailing reading over them (reading.best_together)."""
         best = best_together(readings, joint)
         return self._features(claim, readings, best.entailment), best
 
-    def _sides(
-        self, claim: Claim, readings: Mapping[str, SourceReading], across: frozenset[str]
+    def _language_sides(
+        self, claim: Claim, readings: Mapping[str, SourceWindows], across: frozenset[str]
     ) -> tuple[Side, Side] | None:
         """A statement with sources on both sides of the language line, read against each side
         alone (policy.decide_sides), where the model has a crossed scale to read them on."""
@@ -458,21 +460,21 @@ class Judge:
         sides = []
         for theirs in (False, True):
             side = [r for url, r in readings.items() if (url in across) == theirs]
-            joint = read_jointly(self._deciding, claim.read, side) if len(side) > 1 else None
-            features, best = self._together(claim, side, joint)
+            joint = read_jointly(self._joint_reader, claim.read, side) if len(side) > 1 else None
+            features, best = self._features_together(claim, side, joint)
             sides.append(Side(tuple(features), best))
         return sides[0], sides[1]
 
-    def _own(self, language: str) -> Scale:
+    def _own_scale(self, language: str) -> Scale:
         """The scale of sources in the claim's own language."""
         return self.scales.get(language, self.scale)
 
     @property
-    def _deciding(self) -> NLIBackend:
+    def _joint_reader(self) -> NLIBackend:
         """Whoever reads the statement's joint text: one scale for every joint reading."""
-        return self.reread.reader if self.reread else self.nli
+        return self.cascade.reader if self.cascade else self.nli
 
-    def _features(self, claim: Claim, readings: Sequence[SourceReading], best: float) -> list[float]:
+    def _features(self, claim: Claim, readings: Sequence[SourceWindows], best: float) -> list[float]:
         """combiner.FEATURES of a claim as written against these sources, from what was read."""
         return self.combiner.features(
             claim.written, [r.joined_words for r in readings], [r.page for r in readings], best
@@ -483,7 +485,7 @@ class Judge:
     def _atoms(
         self,
         claims: StatementClaims,
-        read: StatementReadings,
+        read: StatementWindows,
         features: Sequence[float],
         best: Entailment,
         per_source: Mapping[str, SourceFacts],
@@ -513,10 +515,10 @@ class Judge:
     # --- per citation ---------------------------------------------------------------------------
 
     def _citation_judgment(
-        self, citation: Citation, read: StatementReading, decided: Verdicts
+        self, citation: Citation, read: StatementFindings, decided: Verdicts
     ) -> CitationJudgment:
         """One citation's verdict (decided already) with its quotes."""
-        source = read.readings[citation.url]
+        source = read.sources[citation.url]
         facts = read.facts.sources[citation.url]
         verdict = decided.citations[citation.url]
         opposite: tuple[Evidence, ...] = ()
@@ -532,7 +534,7 @@ class Judge:
             atoms = read.claims.atoms
             supported = [
                 (atoms[i].read, [readings[citation.url], source])
-                for i, readings in enumerate(read.atom_readings)
+                for i, readings in enumerate(read.atom_sources)
                 if i not in verdict.unsupported and citation.url in readings
             ]
             floor = decided.scale.thresholds.entailment_floor
@@ -567,7 +569,7 @@ class Judge:
         )
 
     def _read_alone(
-        self, facts: Sequence[tuple[Words, Sequence[SourceReading]]], unquotable: frozenset[int]
+        self, facts: Sequence[tuple[Words, Sequence[SourceWindows]]], unquotable: frozenset[int]
     ) -> dict[tuple[str, int], float]:
         """The deciding model's reading of each sentence evidence.to_read_alone names for each
         fact, one backend call for them all; none where every fact has a text at the quote bar."""
@@ -579,11 +581,11 @@ class Judge:
         if not pairs:
             return {}
         document = facts[0][1][0].document
-        scores = self._deciding.score([(document.sentences[i].text, text) for text, i in pairs])
+        scores = self._joint_reader.score([(document.sentences[i].text, text) for text, i in pairs])
         return {pair: score.entailment for pair, score in zip(pairs, scores, strict=True)}
 
     def _opposite_quote(
-        self, claim: Words, source: SourceReading, facts: SourceFacts, *, contradicted: bool = True
+        self, claim: Words, source: SourceWindows, facts: SourceFacts, *, contradicted: bool = True
     ) -> tuple[Evidence, ...]:
         """What says the opposite: the sentences that restate the claim negated or with another
         value, in its own words, where there are any; else the one or two the deciding model reads
@@ -597,7 +599,7 @@ class Judge:
             return tuple(quote(document, i, source.url, self.judging) for i in chosen)
         if facts.says_otherwise:
             flagged = sorted(facts.says_otherwise)
-            scores = self._deciding.score([(document.sentences[i].text, claim.text) for i in flagged])
+            scores = self._joint_reader.score([(document.sentences[i].text, claim.text) for i in flagged])
             # A heading ("Opening hours") is no sentence to show as saying otherwise.
             ranked = sorted(
                 zip(flagged, scores, strict=True),

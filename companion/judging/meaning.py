@@ -53,27 +53,27 @@ from difflib import SequenceMatcher
 from ..records import Words
 from ..text.language import Lexicon, lexicon
 from ..text.values import another_value
-from .reading import SourceReading
+from .reading import SourceWindows
 from .relation import RESTATED, Relation, Relations
 from .rulebook import Rule, RuleBook, reports_unsettled
 
 __all__ = [
-    "Reading",
     "SourceFindings",
+    "SupportFindings",
     "qualified_near",
-    "read_meaning",
     "refutes",
     "reports_unsettled",  # rulebook's, kept here for the rules' readers
     "restates_framed",
     "says_opposite",
     "source_findings",
+    "support_findings",
     "swapped_number",
     "window_findings",
 ]
 
 
 @dataclass(frozen=True, slots=True)
-class Reading:
+class SupportFindings:
     """What the rules found in the source text the model found most entailing: the ids of the
     rules that found it not asserting the statement, and of those that found it saying the
     opposite."""
@@ -89,12 +89,12 @@ class Reading:
 @dataclass(frozen=True, slots=True)
 class SourceFindings:
     """What the rules find in one source for a claim: in the text the model found most entailing
-    (`reading`), in each on-topic window (the contradiction rules that fire on it, and the two
+    (`support`), in each on-topic window (the contradiction rules that fire on it, and the two
     numbers where a sentence gives another), the sentences that restate the claim negated or
     with another number (`worded_opposite`), and those that restate it as a myth or a belief
     (`framed`)."""
 
-    reading: Reading
+    support: SupportFindings
     windows: tuple[tuple[tuple[Rule, ...], tuple[str, str] | None], ...]
     worded_opposite: frozenset[int]
     framed: frozenset[int] = frozenset()
@@ -104,11 +104,11 @@ class SourceFindings:
     qualified: bool = False
 
 
-def source_findings(relations: Relations, source: SourceReading) -> SourceFindings:
+def source_findings(relations: Relations, source: SourceWindows) -> SourceFindings:
     """Every rule run on one source as the model read it, each sentence related once. The
     wording's opposites are looked for in the on-topic windows and the joined top sentences."""
     sentences, numbers = source.sentences, source.page.numbers
-    reading = read_meaning(relations, [sentences[i] for i in source.most_entailing])
+    support = support_findings(relations, [sentences[i] for i in source.most_entailing])
     windows = []
     candidates = set(source.joined_indices)
     for window, on_topic in zip(source.windows, source.on_topic):
@@ -127,7 +127,7 @@ def source_findings(relations: Relations, source: SourceReading) -> SourceFindin
     framed = frozenset(i for i in candidates if restates_framed(relations, sentences[i]))
     refuting = frozenset(i for i in said if refutes(relations, sentences[i], numbers))
     qualified = qualified_near(relations, sentences, source.most_entailing)
-    return SourceFindings(reading, tuple(windows), said, framed - said, refuting, qualified)
+    return SourceFindings(support, tuple(windows), said, framed - said, refuting, qualified)
 
 
 def qualified_near(relations: Relations, sentences: Sequence[Words], around: Sequence[int]) -> bool:
@@ -153,7 +153,7 @@ def qualified_near(relations: Relations, sentences: Sequence[Words], around: Seq
     return False
 
 
-def read_meaning(relations: Relations, sentences: Sequence[Words]) -> Reading:
+def support_findings(relations: Relations, sentences: Sequence[Words]) -> SupportFindings:
     """Checks the source text the model found most entailing against the statement as written.
 
     Direction reads the whole text; the other checks read its sentence that holds most of the
@@ -161,12 +161,12 @@ def read_meaning(relations: Relations, sentences: Sequence[Words]) -> Reading:
     refutation, not the myth, and a "not" or an "always" two sentences away says nothing of it.
     A source that says the opposite direction is read no further."""
     if not sentences:
-        return Reading()
+        return SupportFindings()
     rules, claim = relations.rules, relations.claim
     said = claim.word_set
     found = frozenset().union(*(relations.words[s.text] for s in sentences))
     if (opposite := _rule(rules, "opposite")) and _turned(said, found, rules):
-        return Reading(contradictions=(opposite.id,))
+        return SupportFindings(contradictions=(opposite.id,))
     closest = sentences[relations.closest[_texts(sentences)]]
     near = relations.relations[closest.text]
     # A statement that itself reports a claim ("Critics said that X") is supported by the report,
@@ -186,7 +186,7 @@ def read_meaning(relations: Relations, sentences: Sequence[Words]) -> Reading:
         "scope_partial": lambda: not said & rules.partial and _qualified(near, "partial"),
     }
     hedges = tuple(r.id for r in rules.rules if r.effect == "hedge" and checks[r.family]())
-    return Reading(hedges=hedges)
+    return SupportFindings(hedges=hedges)
 
 
 def window_findings(
@@ -504,35 +504,3 @@ def swapped_number(
         if found is not None:
             return found
     return None
-
-
-# A claim's bound is not a value: "more than 2,000 years ago" holds where the page says "4,500".
-_BOUNDS = {
-    "en": (
-        r"(more than|over|at least|upwards of|in excess of)",
-        r"(less than|under|at most|fewer than|up to)",
-    ),
-    "fr": (r"(plus de|au moins|au-delà de)", r"(moins de|au plus|jusqu'à)"),
-}
-
-
-def _within_bound(claim: str, number: str, mine: float, theirs: float, language: str) -> bool:
-    lower, upper = _BOUNDS.get(language, ("$^", "$^"))
-    before = claim[: claim.find(number)].lower() if number in claim else ""
-    if re.search(lower + r"\s*$", before):
-        return theirs >= mine
-    if re.search(upper + r"\s*$", before):
-        return theirs <= mine
-    return False
-
-
-def _as_written(number: str, text: str, words: Lexicon) -> str:
-    """A number as the text writes it ("2,000" for the term "2000")."""
-    return next((n for n in words.number.findall(text) if words.to_number(n) == number), number)
-
-
-def _number(term: str) -> float | None:
-    try:
-        return float(term)
-    except ValueError:
-        return None

@@ -4,7 +4,7 @@ Retrieval ranks a source's windows for the claim (analysed once, claim.py); the 
 the joined top sentences, are scored as (premise = source text, hypothesis = claim) pairs in one
 call to the backend for the statement, its atomic claims and all their sources, so the backend
 batches and caches across them. What the later stages read of a source is worked out here once
-and kept in the SourceReading as fields. No I/O: documents arrive read (their sentences analysed
+and kept in the SourceWindows as fields. No I/O: documents arrive read (their sentences analysed
 with them, text/analysis.py), the model behind the NLIBackend protocol.
 """
 
@@ -23,13 +23,13 @@ from .claim import ClaimLanguage, StatementClaims, claim_language
 from .rulebook import reports_unsettled
 
 __all__ = [
+    "CascadeReader",
     "Opposed",
-    "Reread",
-    "SourceReading",
-    "StatementReadings",
+    "SourceWindows",
+    "StatementWindows",
     "best_together",
+    "best_window_entailment",
     "given_elsewhere",
-    "glimpse",
     "read_jointly",
     "read_sources",
     "read_statement",
@@ -39,7 +39,7 @@ _NO_SCORE = Entailment(0.0, 1.0, 0.0)
 
 
 @dataclass(frozen=True, slots=True)
-class SourceReading:
+class SourceWindows:
     """The windows the model read in one source for one claim, its scores for each, and what the
     later stages read of them, worked out once here (fields, not methods: no stage asks again)."""
 
@@ -78,7 +78,7 @@ class SourceReading:
     # cascade), so its readings are on the fast model's scale (policy.WindowFacts.fast).
     fast: tuple[bool, ...] = ()
     # The cascade's reader's readings of the windows it re-read only because the fast model reads
-    # them as contradicting (Reread.against): beside the fast model's, never in place of them.
+    # them as contradicting (CascadeReader.against): beside the fast model's, never in place of them.
     opposed: tuple[Opposed, ...] = ()
     # Per window, for a claim that holds a negation: the reader's contradiction, with the page's
     # context, where the fast model reads the window at its contradiction bar; else None (_denials).
@@ -89,24 +89,24 @@ class SourceReading:
 class Opposed:
     """The reader's reading of an on-topic window the fast model reads as contradicting."""
 
-    window: int  # its index in SourceReading.windows
+    window: int  # its index in SourceWindows.windows
     score: Entailment
     confirmed: float  # its contradiction, rechecked with the page's context (_rechecked)
 
 
 @dataclass(frozen=True, slots=True)
-class StatementReadings:
+class StatementWindows:
     """What the model read for a statement: each cited source for its claim, the sources'
     joined top sentences read together (ALCE, with several sources), and each atomic claim's
     sources (FActScore)."""
 
-    sources: Mapping[str, SourceReading]
+    sources: Mapping[str, SourceWindows]
     joint: Entailment | None
-    atoms: tuple[Mapping[str, SourceReading], ...]
+    atoms: tuple[Mapping[str, SourceWindows], ...]
 
 
 @dataclass(frozen=True, slots=True)
-class Reread:
+class CascadeReader:
     """The cascade (issue 37, model.folder.Cascade): the stronger `reader` re-reads each cited
     source's `windows` texts the fast model reads as most entailing and its `against` on-topic
     windows it reads as most contradicting, at `contradiction` or above, unless it reads every
@@ -136,7 +136,8 @@ class _Plan:
     windows: tuple[Window, ...]
     joined: str
     top: tuple[int, ...]
-    # With a cascade: per window, and for the joined text, whether the reader re-read it (reading.Reread).
+    # With a cascade: per window, and for the joined text, whether the reader re-read it
+    # (CascadeReader).
     decided: tuple[bool, ...] | None = None
     joined_decided: bool = True
     # With a cascade: the windows the reader re-read for the opposite alone, with its readings.
@@ -150,8 +151,8 @@ def read_statement(
     retrieval: Retrieval,
     judging: Judging,
     recheck_at: float,
-    reread: Reread | None = None,
-) -> StatementReadings:
+    reread: CascadeReader | None = None,
+) -> StatementWindows:
     """The statement's claim and each of its atomic claims, read in each (url, document, hint),
     the model reading every pair in one backend call (and the rechecks of windows that contradict
     at `recheck_at` in a second). With `reread`, the reader re-reads what decides the claim's
@@ -173,13 +174,13 @@ def read_statement(
     if reread is None:
         sources = _readings(nli, own, scores, judging, language, recheck_at)
         read_atoms = tuple(_readings(nli, plans, scores, judging, language, None) for plans in atoms)
-        return StatementReadings(sources, next(scores) if joint else None, read_atoms)
+        return StatementWindows(sources, next(scores) if joint else None, read_atoms)
     decided, merged, joint_score = _reread(reread, own, scores, judging, language, joint)
     sources = _readings(
         nli, decided, merged, judging, language, recheck_at, reread, denial=claims.claim.negates
     )
     read_atoms = tuple(_readings(nli, plans, scores, judging, language, None) for plans in atoms)
-    return StatementReadings(sources, joint_score, read_atoms)
+    return StatementWindows(sources, joint_score, read_atoms)
 
 
 def read_sources(
@@ -191,8 +192,8 @@ def read_sources(
     *,
     language: ClaimLanguage | None = None,
     recheck_at: float | None = None,
-    reread: Reread | None = None,
-) -> dict[str, SourceReading]:
+    reread: CascadeReader | None = None,
+) -> dict[str, SourceWindows]:
     """Each (url, document, hint) read for `claim`, with one backend call for all of them (and
     one for the rechecks of windows that contradict at `recheck_at`, where given); with `reread`,
     what decides re-read by the reader as in read_statement. `language`: the claim's, English
@@ -208,7 +209,7 @@ def read_sources(
     return _readings(nli, decided, merged, judging, language, recheck_at, reread)
 
 
-def glimpse(
+def best_window_entailment(
     nli: NLIBackend,
     claim: Words,
     documents: Sequence[tuple[str, Document, str]],
@@ -242,12 +243,12 @@ def glimpse(
     return {url: score.entailment for (url, _), score in zip(read, scores, strict=True)}
 
 
-def read_jointly(nli: NLIBackend, claim: Words, readings: Sequence[SourceReading]) -> Entailment:
+def read_jointly(nli: NLIBackend, claim: Words, readings: Sequence[SourceWindows]) -> Entailment:
     """The model's reading of these sources' joined top sentences read side by side."""
     return nli.score([(" ".join(r.joined_text for r in readings), claim.text)])[0]
 
 
-def best_together(readings: Sequence[SourceReading], joint: Entailment | None) -> Entailment:
+def best_together(readings: Sequence[SourceWindows], joint: Entailment | None) -> Entailment:
     """The model's most entailing reading over these sources: ALCE reads several citations'
     evidence joined, so with more than one source the model also read their top sentences side
     by side (`joint`)."""
@@ -293,7 +294,7 @@ def _joined_about_claim(plan: _Plan, on_topic: float, language: ClaimLanguage) -
     words: only then does the cascade's reader re-read it (a sentence of the page's chrome that
     shares a word with the claim changed the reader's verdict once joined, issue 37)."""
     return all(
-        _about(plan.claim, _window_words(plan.document, w, language), language) >= on_topic
+        _claim_share(plan.claim, _window_words(plan.document, w, language), language) >= on_topic
         for w in _joining(plan.windows)
         if any(w.first <= i <= w.last for i in plan.top)
     )
@@ -309,13 +310,13 @@ def _scores(
     plans: Sequence[_Plan], scores: Iterator[Entailment]
 ) -> tuple[list[tuple[Entailment, ...]], list[Entailment]]:
     """The plans' window scores and joined texts' scores, taken back in _pairs' order."""
-    windows = [tuple(_take(scores, len(plan.windows))) for plan in plans]
+    windows = [tuple(_next_scores(scores, len(plan.windows))) for plan in plans]
     together = [next(scores) if plan.joined else _NO_SCORE for plan in plans]
     return windows, together
 
 
 def _reread(
-    reread: Reread,
+    reread: CascadeReader,
     plans: Sequence[_Plan],
     scores: Iterator[Entailment],
     judging: Judging,
@@ -351,7 +352,7 @@ def _reread(
             i
             for i, (window, score) in enumerate(zip(plan.windows, own, strict=True))
             if score.contradiction >= reread.contradiction
-            and _about(plan.claim, _window_words(plan.document, window, language), language)
+            and _claim_share(plan.claim, _window_words(plan.document, window, language), language)
             >= judging.on_topic
         ]
         against = sorted(contradicting, key=lambda i: (-own[i].contradiction, i))[: reread.against]
@@ -380,10 +381,10 @@ def _readings(
     judging: Judging,
     language: ClaimLanguage,
     recheck_at: float | None,
-    reread: Reread | None = None,
+    reread: CascadeReader | None = None,
     *,
     denial: bool = False,
-) -> dict[str, SourceReading]:
+) -> dict[str, SourceWindows]:
     """The plans' SourceReadings from their scores in _pairs' order; a window is rechecked
     (_rechecked) by the cascade's reader where the reader read it, by `nli` elsewhere; a
     `denial`'s windows the fast model reads as contradicting it are read by the reader too
@@ -391,7 +392,7 @@ def _readings(
     own, joined_scores = _scores(plans, scores)
     on_topic = [
         tuple(
-            _about(plan.claim, _window_words(plan.document, w, language), language) >= judging.on_topic
+            _claim_share(plan.claim, _window_words(plan.document, w, language), language) >= judging.on_topic
             for w in plan.windows
         )
         for plan in plans
@@ -399,7 +400,7 @@ def _readings(
     confirmed = _rechecked(nli, reread, plans, own, on_topic, language, recheck_at)
     opposed = _opposed(reread, plans, language, recheck_at)
     denied = _denials(reread, plans, own, on_topic, language) if denial else [() for _ in plans]
-    readings: dict[str, SourceReading] = {}
+    readings: dict[str, SourceWindows] = {}
     for plan, window_scores, joined_score, topical, checked, theirs, denials in zip(
         plans, own, joined_scores, on_topic, confirmed, opposed, denied, strict=True
     ):
@@ -409,7 +410,7 @@ def _readings(
             [joined_score] if plan.joined_decided else []
         )
         best = max(texts or [*window_scores, joined_score], key=lambda s: s.entailment)
-        readings[plan.url] = SourceReading(
+        readings[plan.url] = SourceWindows(
             plan.url,
             plan.document,
             plan.windows,
@@ -440,7 +441,7 @@ def _readings(
 
 
 def _opposed(
-    reread: Reread | None, plans: Sequence[_Plan], language: ClaimLanguage, bar: float | None
+    reread: CascadeReader | None, plans: Sequence[_Plan], language: ClaimLanguage, bar: float | None
 ) -> list[tuple[Opposed, ...]]:
     """The reader's readings of the windows it re-read for the opposite (_Plan.opposed), each
     contradiction at `bar` read again with the page's context by the reader, as _rechecked does."""
@@ -463,7 +464,7 @@ def _opposed(
 
 
 def _denials(
-    reread: Reread | None,
+    reread: CascadeReader | None,
     plans: Sequence[_Plan],
     scores: Sequence[tuple[Entailment, ...]],
     on_topic: Sequence[tuple[bool, ...]],
@@ -505,7 +506,7 @@ def _denials(
 
 def _rechecked(
     nli: NLIBackend,
-    reread: Reread | None,
+    reread: CascadeReader | None,
     plans: Sequence[_Plan],
     scores: Sequence[tuple[Entailment, ...]],
     on_topic: Sequence[tuple[bool, ...]],
@@ -616,7 +617,7 @@ _HOW_OFTEN = {
 _HOW_OFTEN_TERMS: dict[str, frozenset[str]] = {}
 
 
-def _about(claim: Words, text: Words, language: ClaimLanguage) -> float:
+def _claim_share(claim: Words, text: Words, language: ClaimLanguage) -> float:
     """Share of the claim's content words, words of frequency aside, that `text` holds."""
     words = language.lexicon
     if (how_often := _HOW_OFTEN_TERMS.get(words.language)) is None:
@@ -645,6 +646,6 @@ def _read_on(document: Document, windows: list[Window], language: ClaimLanguage)
     return read
 
 
-def _take(scores: Iterator[Entailment], count: int) -> Iterator[Entailment]:
+def _next_scores(scores: Iterator[Entailment], count: int) -> Iterator[Entailment]:
     for _ in range(count):
         yield next(scores)

@@ -20,7 +20,7 @@ from typing import Literal
 from ..records import Words
 from ..text.language import Lexicon, lexicon
 from .claim import Claim
-from .reading import SourceReading
+from .reading import SourceWindows
 from .rulebook import RuleBook
 
 __all__ = ["RESTATED", "Cue", "Relation", "Relations", "may_restate", "relate", "relate_sources", "relation"]
@@ -129,7 +129,7 @@ def relate(
 
 
 def relate_sources(
-    claim: Claim, rules: RuleBook, language: Lexicon, sources: Iterable[SourceReading]
+    claim: Claim, rules: RuleBook, language: Lexicon, sources: Iterable[SourceWindows]
 ) -> Relations:
     """The claim related to what the rules read of each source (meaning.source_findings): the text
     the model found most entailing, each on-topic window, and each sentence of those windows and

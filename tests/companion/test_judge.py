@@ -70,7 +70,7 @@ def test_a_page_that_says_not_does_not_support_the_plain_claim(judge):
 def test_a_combiner_fitted_to_other_features_is_refused_in_words(judge):
     stale = dataclasses.replace(judge.model, combiner_features=("max_entailment_logit", "max_contradiction"))
     with pytest.raises(ModelUnavailable, match=r"rerun scripts/calibrate\.py"):
-        Judge(judge.nli, stale, reader=judge.reread.reader if judge.reread else None)
+        Judge(judge.nli, stale, reader=judge.cascade.reader if judge.cascade else None)
 
 
 HISTORY = [  # the extension's Eiffel Tower history fixture, abridged

@@ -8,7 +8,6 @@ import dataclasses
 import pytest
 
 from companion.judging.claim import claim_of
-from companion.judging.meaning import read_meaning as _read_meaning
 from companion.judging.meaning import (
     reports_unsettled,
     restates_framed,
@@ -16,6 +15,7 @@ from companion.judging.meaning import (
     swapped_number,
     window_findings,
 )
+from companion.judging.meaning import support_findings as _support_findings
 from companion.judging.relation import relate
 from companion.judging.rulebook import _ENGLISH_ONLY, FAMILIES, Rule, rule_book
 from companion.text.analysis import analyse
@@ -62,13 +62,13 @@ def sentences(text, language="en"):
     return [analyse(text[a:b], language) for a, b in split_sentences(text, language)]
 
 
-def read_meaning(statement, source, language="en"):
+def support_findings(statement, source, language="en"):
     found = sentences(source, language)
-    return _read_meaning(relations_for(statement, every_family(language), found), found)
+    return _support_findings(relations_for(statement, every_family(language), found), found)
 
 
 def kinds(statement, source, language="en"):
-    found = read_meaning(statement, source, language)
+    found = support_findings(statement, source, language)
     return {_KIND.get(i.split(".", 1)[1], i.split(".", 1)[1]) for i in (*found.hedges, *found.contradictions)}
 
 
@@ -202,7 +202,7 @@ def restates_another_number(statement, source, numbers, language="en"):
 )
 def test_what_the_source_does_not_assert_is_caught(statement, source, expected):
     assert expected in kinds(statement, source)
-    assert not read_meaning(statement, source).asserts
+    assert not support_findings(statement, source).asserts
 
 
 @pytest.mark.parametrize(
@@ -243,12 +243,12 @@ def test_what_the_source_does_not_assert_is_caught(statement, source, expected):
     ],
 )
 def test_a_source_that_asserts_the_statement_passes(statement, source):
-    assert read_meaning(statement, source).asserts
+    assert support_findings(statement, source).asserts
 
 
 def test_each_other_is_not_a_universal_claim():
     statement = "Honeybees tell each other where to find food with the waggle dance."
-    assert read_meaning(statement, "The waggle dance tells the other bees where the food is.").asserts
+    assert support_findings(statement, "The waggle dance tells the other bees where the food is.").asserts
 
 
 def test_a_negating_sentence_is_told_from_a_plain_one():
@@ -291,7 +291,7 @@ def test_french_sources_that_do_not_assert_are_caught(statement, source, expecte
 
 def test_the_cue_words_are_those_of_the_language():
     myth = ("Elle est visible depuis la Lune.", "On lit souvent qu'elle est visible depuis la Lune.")
-    assert read_meaning(*myth, "en").asserts
+    assert support_findings(*myth, "en").asserts
     assert not negates("La tour est en acier.", "La tour n'est pas en acier.", "en")
 
 
@@ -337,7 +337,7 @@ def test_a_language_without_a_rules_file_gets_no_rules():
         "Der Umsatz stieg 2023.",
         "Man sagt oft, der Umsatz sei 2023 gestiegen. Das ist nicht wahr.",
     )
-    assert read_meaning(statement, page, "de").asserts
+    assert support_findings(statement, page, "de").asserts
     within = sentences(page, "de")
     assert window_findings(relations_for(statement, german, within), within, frozenset()) == ()
     assert not reports_unsettled(page, rule_book("de"))
@@ -350,8 +350,8 @@ def test_a_rule_left_out_of_the_book_no_longer_fires():
     )
     book = rule_book("en")
     read = [analyse(source, "en")]
-    assert _read_meaning(relations_for(statement, book, read), read).hedges == ("en.framed",)
-    assert _read_meaning(relations_for(statement, book.without(["en.framed"]), read), read).asserts
+    assert _support_findings(relations_for(statement, book, read), read).hedges == ("en.framed",)
+    assert _support_findings(relations_for(statement, book.without(["en.framed"]), read), read).asserts
 
 
 def test_every_rule_file_names_known_families_and_effects(tmp_path):
@@ -369,7 +369,7 @@ def test_every_rule_file_names_known_families_and_effects(tmp_path):
 
 
 def test_french_plain_support_passes_and_negation_is_read():
-    assert read_meaning(
+    assert support_findings(
         "Le récif abrite plus de 1 500 espèces de poissons.",
         "Le récif abrite plus de 1 500 espèces de poissons et 400 espèces de coraux.",
         "fr",
@@ -479,7 +479,7 @@ def test_a_restatement_with_a_cue_on_it_is_caught(statement, source, expected):
     ],
 )
 def test_a_cue_that_is_not_on_the_claim_passes(statement, source):
-    assert read_meaning(statement, source).asserts
+    assert support_findings(statement, source).asserts
 
 
 def test_a_restatement_with_a_negation_on_it_is_a_refutation():
