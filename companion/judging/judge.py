@@ -9,7 +9,8 @@ reads what the steps before it made and never asks them again (issue 38):
   for the statement and its atoms in one backend call, then rechecks what contradicts;
 - what a small NLI model misses (relation.py, meaning.py, rules as data per language): a source
   that reports the claim as a myth or an allegation, is narrower than it, says the opposite
-  direction, or negates it;
+  direction, or negates it; the claim's relation to every sentence a rule reads is computed
+  first, into one table (relation.Relations), which the rules read without asking again;
 - the score (combiner.py): a calibrated combination of the model's best entailment and lexical
   features, for the statement, each source alone and each atomic claim (FActScore); a source in
   another language than the claim is scored on the model's crossed scale instead, its entailment
@@ -18,7 +19,8 @@ reads what the steps before it made and never asks them again (issue 38):
 - the label and its reasons (policy.py): complete / partial / no support (verifiability study),
   from those readings alone, as `read` and `conclude` split it: research/evaluation/calibrate.py fits the
   thresholds on `read`'s output through the same policy;
-- the quote shown to the reader (evidence.py), and ALCE's recall and precision (alce.py);
+- the quote shown to the reader (evidence.py), and ALCE's recall and precision (alce.py, which
+  reads whether some of the citations alone support the statement);
 - found elsewhere (`Judge.elsewhere`): support in a page of the answer the statement does not
   cite, recorded apart from its own verdict.
 
