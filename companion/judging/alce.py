@@ -27,7 +27,7 @@ from ..typedefs import NLIBackend
 from .claim import Claim
 from .combiner import Combiner
 from .policy import Scale
-from .reading import SourceWindows, best_together, read_jointly
+from .reading import SourceWindows, read_jointly
 
 __all__ = ["PrecisionTest", "irrelevant", "summarize", "supported_by"]
 
@@ -67,7 +67,9 @@ def _complete(test: PrecisionTest, scale: Scale, urls: Sequence[str]) -> bool:
     """The statement's features against some of its sources only, read together, at the complete bar."""
     readings = [test.sources[u] for u in urls]
     joint = read_jointly(test.reader, test.claim.read, readings) if len(readings) > 1 else None
-    best = best_together(readings, joint)
+    best = max((r.best_reading for r in readings), key=lambda s: s.entailment)
+    if joint is not None:
+        best = max(best, joint, key=lambda s: s.entailment)
     features = test.combiner.features(
         test.claim.written, [r.joined_words for r in readings], [r.page for r in readings], best.entailment
     )

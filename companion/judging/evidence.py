@@ -13,8 +13,7 @@ from collections.abc import Mapping, Sequence
 from ..config import Judging
 from ..records import Document, Evidence, Words
 from ..text.urls import pdf_page_fragment, text_fragment
-from .reading import SourceWindows
-from .rulebook import reports_unsettled
+from .reading import SourceWindows, reports_unsettled
 
 __all__ = ["contradicting_quote", "covering_quote", "quote", "to_read_alone"]
 

@@ -78,7 +78,6 @@ from .reading import (
     CascadeReader,
     SourceWindows,
     StatementWindows,
-    best_together,
     best_window_entailment,
     read_jointly,
     read_sources,
@@ -448,8 +447,12 @@ class Judge:
         self, claim: Claim, readings: Sequence[SourceWindows], joint: Entailment | None
     ) -> tuple[list[float], Entailment]:
         """The features of the claim as written against these sources read together, and the
-        model's most entailing reading over them (reading.best_together)."""
-        best = best_together(readings, joint)
+        model's most entailing reading over them: ALCE reads several citations' evidence joined,
+        so with more than one source the model also read their top sentences side by side
+        (`joint`; alce.py reads a subset of them so)."""
+        best = max((r.best_reading for r in readings), key=lambda s: s.entailment)
+        if joint is not None:
+            best = max(best, joint, key=lambda s: s.entailment)
         return self._features(claim, readings, best.entailment), best
 
     def _language_sides(

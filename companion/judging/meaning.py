@@ -53,16 +53,16 @@ from difflib import SequenceMatcher
 from ..records import Words
 from ..text.language import Lexicon, lexicon
 from ..text.values import another_value
-from .reading import SourceWindows
+from .reading import SourceWindows, reports_unsettled
 from .relation import RESTATED, Relation, Relations
-from .rulebook import Rule, RuleBook, reports_unsettled
+from .rulebook import Rule, RuleBook
 
 __all__ = [
     "SourceFindings",
     "SupportFindings",
     "qualified_near",
     "refutes",
-    "reports_unsettled",  # rulebook's, kept here for the rules' readers
+    "reports_unsettled",  # reading's, kept here for the rules' readers
     "restates_framed",
     "says_opposite",
     "source_findings",

@@ -20,19 +20,19 @@ from ..text.analysis import joined, overlap, sentence_words
 from ..text.retrieve import join_sentences, page_index, rank_windows, top_sentences
 from ..typedefs import NLIBackend
 from .claim import ClaimLanguage, StatementClaims, claim_language
-from .rulebook import reports_unsettled
+from .rulebook import RuleBook
 
 __all__ = [
     "CascadeReader",
     "Opposed",
     "SourceWindows",
     "StatementWindows",
-    "best_together",
     "best_window_entailment",
     "given_elsewhere",
     "read_jointly",
     "read_sources",
     "read_statement",
+    "reports_unsettled",
 ]
 
 _NO_SCORE = Entailment(0.0, 1.0, 0.0)
@@ -246,16 +246,6 @@ def best_window_entailment(
 def read_jointly(nli: NLIBackend, claim: Words, readings: Sequence[SourceWindows]) -> Entailment:
     """The model's reading of these sources' joined top sentences read side by side."""
     return nli.score([(" ".join(r.joined_text for r in readings), claim.text)])[0]
-
-
-def best_together(readings: Sequence[SourceWindows], joint: Entailment | None) -> Entailment:
-    """The model's most entailing reading over these sources: ALCE reads several citations'
-    evidence joined, so with more than one source the model also read their top sentences side
-    by side (`joint`)."""
-    best = max((r.best_reading for r in readings), key=lambda s: s.entailment)
-    if joint is not None:
-        best = max(best, joint, key=lambda s: s.entailment)
-    return best
 
 
 def _plan(
@@ -626,6 +616,14 @@ def _claim_share(claim: Words, text: Words, language: ClaimLanguage) -> float:
         )
     terms = claim.term_set - how_often
     return len(terms & text.term_set) / len(terms) if terms else 1.0
+
+
+def reports_unsettled(sentence: str, rules: RuleBook) -> bool:
+    """Whether the sentence reports something as a myth, a saying, an allegation or a rumour
+    without saying itself whether it holds (no negation in it): the next sentence usually does.
+    Here, with the cue words of the language's book (claim.ClaimLanguage.cues), because
+    retrieval reads it before any rule runs; the quote (evidence.py) reads it too."""
+    return bool(rules.frame.search(sentence)) and not rules.negation.search(sentence)
 
 
 def _read_on(document: Document, windows: list[Window], language: ClaimLanguage) -> list[Window]:

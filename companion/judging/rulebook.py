@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["EFFECTS", "FAMILIES", "RULES_DIR", "Rule", "RuleBook", "reports_unsettled", "rule_book"]
+__all__ = ["EFFECTS", "FAMILIES", "RULES_DIR", "Rule", "RuleBook", "rule_book"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,14 +80,6 @@ def rule_book(language: str) -> RuleBook:
     if not path.is_file():
         return _empty(language)
     return _parse(json.loads(path.read_text(encoding="utf-8")), path)
-
-
-def reports_unsettled(sentence: str, rules: RuleBook) -> bool:
-    """Whether the sentence reports something as a myth, a saying, an allegation or a rumour
-    without saying itself whether it holds (no negation in it): the next sentence usually does.
-    Here, with the cue words of the language's book, because retrieval (reading.py) reads it
-    before any rule runs."""
-    return bool(rules.frame.search(sentence)) and not rules.negation.search(sentence)
 
 
 def _parse(data: Mapping[str, Any], path: Path) -> RuleBook:

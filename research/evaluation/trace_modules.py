@@ -17,6 +17,7 @@ The data's path (`data_path`, the measure of issue 61): the modules the statemen
 order, where a call into another module and the return out of it are each a step (the judge
 that hands the data to the claim stage and takes it back is visited again); a call site taken
 before is not followed again. Its `returns` are the stays in a module the path had already left.
+`judging_path` is the same path through the judging package's modules alone.
 `--calls FROM TO` also counts every call from one module into another, each time it is made.
 `--tree` judges with another checkout's companion (a worktree of an older build; research/lib/builds.py).
 """
@@ -163,6 +164,17 @@ def main() -> int:
     flow = Counter(stays)
     data_path = {"modules": len(flow), "stays": len(stays), "returns": len(stays) - len(flow)}
     print(json.dumps({"data_path": data_path}))
+    # The same path through the judging stages alone, the text and model modules they use left out.
+    judging = [m for m in stays if m.startswith("judging.")]
+    judging = [m for i, m in enumerate(judging) if i == 0 or judging[i - 1] != m]
+    if args.verbose:
+        print(" → ".join(judging))
+    stages = {
+        "modules": len(set(judging)),
+        "stays": len(judging),
+        "returns": len(judging) - len(set(judging)),
+    }
+    print(json.dumps({"judging_path": stages}))
     for caller, callee in args.calls:
         print(
             json.dumps({"calls": f"{caller} → {callee}", "count": calls[caller, callee]}, ensure_ascii=False)
