@@ -29,6 +29,9 @@ __all__ = ["RESTATED", "Cue", "Relation", "Relations", "may_restate", "relate", 
 # on it within this many words of a run of them.
 RESTATED = 0.6
 _NEAR = 3
+# The window rules that read a window's closest sentence and the one after it (meaning._negates,
+# meaning._framed_then_negated); without them in the book, those sentences are not related.
+_READ_AFTER_CLOSEST = frozenset({"negates", "framed_refuted"})
 _NOT_ONLY = re.compile(r"(not|non) (only|seulement)\b", re.IGNORECASE)
 
 CueKind = Literal["frame", "negation", "partial"]
@@ -94,13 +97,17 @@ def relate(
     claim: Claim,
     rules: RuleBook,
     language: Lexicon,
-    groups: Iterable[Sequence[Words]],
+    texts: Iterable[Sequence[Words]],
     singles: Iterable[Words] = (),
+    windows: Iterable[Sequence[Words]] = (),
 ) -> Relations:
-    """The claim related to the sentences the rules read: each of `singles` alone, each of
-    `groups` together (its closest sentence and the one after it, and each that gives the claim's
-    numbers), and every one of them that may restate the claim."""
-    groups = [g for g in groups if g]
+    """The claim related to the sentences the rules read, those the book's rules read only:
+    every one that may restate the claim; of each of `texts` (a text read as support:
+    meaning.support_findings) its closest sentence, and each that gives the claim's numbers; of
+    each of `windows` (meaning.window_findings) its closest sentence and the one after it."""
+    texts = [g for g in texts if g]
+    windows = [g for g in windows if g]
+    families = {r.family for r in rules.rules}
     words: dict[str, frozenset[str]] = {}
     restating: set[str] = set()
     relations: dict[str, Relation] = {}
@@ -110,20 +117,24 @@ def relate(
         if sentence.text not in relations:
             relations[sentence.text] = _relate(claim, rules, language, sentence, words[sentence.text])
 
-    for sentence in (*singles, *(s for g in groups for s in g)):
+    for sentence in (*singles, *(s for g in (*texts, *windows) for s in g)):
         if sentence.text not in words:
             words[sentence.text] = frozenset(rules.word.findall(sentence.lowered))
             if may_restate(claim, sentence):
                 restating.add(sentence.text)
                 related(sentence)
-    for group in groups:
-        said = claim.word_set
+    said = claim.word_set
+    for group, is_window in [(g, False) for g in texts] + [(g, True) for g in windows]:
         at = max(range(len(group)), key=lambda i: (len(words[group[i].text] & said), -len(group[i].text), -i))
         closest[tuple(s.text for s in group)] = at
-        for sentence in group[at : at + 2]:
-            related(sentence)
-        for sentence in group:
-            if claim.numbers and claim.numbers <= sentence.numbers:
+        if not is_window:
+            related(group[at])
+            if "framed_numbers" in families and claim.numbers:
+                for sentence in group:
+                    if claim.numbers <= sentence.numbers:
+                        related(sentence)
+        elif families & _READ_AFTER_CLOSEST:
+            for sentence in group[at : at + 2]:
                 related(sentence)
     return Relations(claim, rules, language, words, frozenset(restating), relations, closest)
 
@@ -134,16 +145,17 @@ def relate_sources(
     """The claim related to what the rules read of each source (meaning.source_findings): the text
     the model found most entailing, each on-topic window, and each sentence of those windows and
     of the joined top sentences."""
-    groups: list[Sequence[Words]] = []
+    texts: list[Sequence[Words]] = []
+    windows: list[Sequence[Words]] = []
     singles: list[Words] = []
     for source in sources:
         sentences = source.sentences
-        groups.append([sentences[i] for i in source.most_entailing])
+        texts.append([sentences[i] for i in source.most_entailing])
         singles += [sentences[i] for i in source.joined_indices]
         for window, on_topic in zip(source.windows, source.on_topic):
             if on_topic:
-                groups.append(sentences[window.first : window.last + 1])
-    return relate(claim, rules, language, groups, singles)
+                windows.append(sentences[window.first : window.last + 1])
+    return relate(claim, rules, language, texts, singles, windows)
 
 
 def may_restate(claim: Claim, sentence: Words) -> bool:

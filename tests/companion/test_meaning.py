@@ -54,7 +54,8 @@ _KIND = {
 def relations_for(statement, rules, sentences):
     """The statement as the judge reads it, analysed once (claim.py), related to sentences read
     together and each alone, as the judge relates a window's (relation.relate)."""
-    return relate(claim_of(statement, rules), rules, lexicon(rules.language), [sentences], sentences)
+    claim = claim_of(statement, rules)
+    return relate(claim, rules, lexicon(rules.language), [sentences], sentences, [sentences])
 
 
 def sentences(text, language="en"):

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from companion.judging.claim import claim_of
 from companion.judging.relation import may_restate, relate, relation
-from companion.judging.rulebook import rule_book
+from companion.judging.rulebook import Rule, rule_book
 from companion.text.analysis import analyse
 from companion.text.language import lexicon
 
@@ -57,9 +59,13 @@ def test_each_sentence_is_related_once_and_the_closest_holds_most_words():
     sentences = [
         analyse(s, "en") for s in ("Paris is large.", "The tower is made of iron.", "The tower is tall.")
     ]
-    table = relate(claim, rules, lexicon("en"), [sentences, sentences[1:]])
+    table = relate(claim, rules, lexicon("en"), [sentences], windows=[sentences[1:]])
     assert table.closest[tuple(s.text for s in sentences)] == 1
     assert table.closest[tuple(s.text for s in sentences[1:])] == 0
+    # The shipped English book has no rule that reads the sentence after a window's closest.
+    assert set(table.relations) == {sentences[1].text}
+    negates = dataclasses.replace(rules, rules=(*rules.rules, Rule("en.negates", "negates", "contradict")))
+    table = relate(claim, negates, lexicon("en"), [], windows=[sentences])
     assert set(table.relations) == {sentences[1].text, sentences[2].text}
     assert table.relations[sentences[1].text] == relation(claim, rules, sentences[1])
 
