@@ -375,7 +375,7 @@ def _readings(
     *,
     denial: bool = False,
 ) -> dict[str, SourceWindows]:
-    """The plans' SourceReadings from their scores in _pairs' order; a window is rechecked
+    """The plans' SourceWindows from their scores in _pairs' order; a window is rechecked
     (_rechecked) by the cascade's reader where the reader read it, by `nli` elsewhere; a
     `denial`'s windows the fast model reads as contradicting it are read by the reader too
     (_denials)."""
