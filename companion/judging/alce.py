@@ -11,17 +11,69 @@ over, so that "100 %" over one sentence of three reads as what it is.
 A statement cited by the link that closes its paragraph or list item (an AI Overview's chip,
 `block_cited`) counts as cited by it: the engine put that link there for the whole block, and
 ALCE asks whether a statement's citations support it. The summary says how many they are.
-Pure: the judge passes in how to check support.
+Whether some of a statement's citations alone support it is read here (`PrecisionTest`): their
+sources' joined top sentences read together by the model that read the statement's own, and
+scored on their scale; no I/O, the model behind the NLIBackend protocol.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 from ..records import JUDGMENTS, CitationJudgment, StatementJudgment, Summary
+from ..typedefs import NLIBackend
+from .claim import Claim
+from .combiner import Combiner
+from .policy import Scale
+from .reading import SourceWindows, read_jointly
 
-__all__ = ["irrelevant", "summarize"]
+__all__ = ["PrecisionTest", "irrelevant", "summarize", "supported_by"]
+
+
+@dataclass(frozen=True, slots=True)
+class PrecisionTest:
+    """What ALCE's precision reads of one statement: its claim and cited sources as read, those
+    in another language than the claim (`across`), the scale of each side, the combiner whose
+    features every scale scores, and the model that reads sources' joined text together (the
+    one that read the statement's own: one scale for the test)."""
+
+    claim: Claim
+    sources: Mapping[str, SourceWindows]
+    across: frozenset[str]
+    own: Scale
+    crossed: Scale | None
+    combiner: Combiner
+    reader: NLIBackend
+
+
+def supported_by(test: PrecisionTest, urls: Sequence[str]) -> bool:
+    """Whether these of the statement's sources alone give it complete support on their scale,
+    each side of the language line alone where they lie on both."""
+    if test.crossed is None:
+        return _complete(test, test.own, urls)
+    return any(
+        _complete(test, scale, side)
+        for side, scale in (
+            ([u for u in urls if u not in test.across], test.own),
+            ([u for u in urls if u in test.across], test.crossed),
+        )
+        if side
+    )
+
+
+def _complete(test: PrecisionTest, scale: Scale, urls: Sequence[str]) -> bool:
+    """The statement's features against some of its sources only, read together, at the complete bar."""
+    readings = [test.sources[u] for u in urls]
+    joint = read_jointly(test.reader, test.claim.read, readings) if len(readings) > 1 else None
+    best = max((r.best_reading for r in readings), key=lambda s: s.entailment)
+    if joint is not None:
+        best = max(best, joint, key=lambda s: s.entailment)
+    features = test.combiner.features(
+        test.claim.written, [r.joined_words for r in readings], [r.page for r in readings], best.entailment
+    )
+    return scale.combiner.score(features) >= scale.thresholds.complete
 
 
 def irrelevant(

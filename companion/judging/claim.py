@@ -12,14 +12,33 @@ each atomic claim (FActScore). No later stage asks the lexicon about the claim a
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from ..records import Statement, Words
 from ..text.analysis import analyse
 from ..text.claims import in_context
+from ..text.language import Lexicon, lexicon
 from ..text.values import Quantity, quantities
-from .rulebook import RuleBook
+from .rulebook import RuleBook, rule_book
 
-__all__ = ["Claim", "StatementClaims", "analyse_statement", "claim_of"]
+__all__ = ["Claim", "ClaimLanguage", "StatementClaims", "analyse_statement", "claim_language", "claim_of"]
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimLanguage:
+    """The claim's language, resolved once when the statement is made (issue 61): its code (which
+    scale, which side of the language line), the lexicon its words and its sources' sentences are
+    read with, and its language file's cue words, which retrieval and the quote read
+    (reading.reports_unsettled) whichever rules the judge runs."""
+
+    code: str
+    lexicon: Lexicon
+    cues: RuleBook
+
+
+@cache
+def claim_language(code: str) -> ClaimLanguage:
+    return ClaimLanguage(code, lexicon(code), rule_book(code))
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,21 +61,21 @@ class Claim:
 @dataclass(frozen=True, slots=True)
 class StatementClaims:
     """A statement's claim, and its atomic claims when it makes several (else none: the statement
-    is its own atom), with the rules of its language."""
+    is its own atom), with the rules of its language and the language itself, resolved."""
 
     claim: Claim
     atoms: tuple[Claim, ...]
     rules: RuleBook
-    language: str
+    language: ClaimLanguage
 
 
 def analyse_statement(statement: Statement, rules: RuleBook) -> StatementClaims:
     """The statement's claims, analysed once for every stage that reads them."""
-    language = statement.language
-    read, atoms = in_context(statement.text, statement.previous, statement.question, language)
+    language = claim_language(statement.language)
+    read, atoms = in_context(statement.text, statement.previous, statement.question, language.code)
     return StatementClaims(
-        _claim(statement.text, read, rules, language),
-        tuple(_claim(text, atom_read, rules, language) for text, atom_read in atoms),
+        _claim(statement.text, read, rules, language.lexicon),
+        tuple(_claim(text, atom_read, rules, language.lexicon) for text, atom_read in atoms),
         rules,
         language,
     )
@@ -64,10 +83,10 @@ def analyse_statement(statement: Statement, rules: RuleBook) -> StatementClaims:
 
 def claim_of(text: str, rules: RuleBook) -> Claim:
     """A text read as a claim on its own, with no context (the rules' tests, scripts)."""
-    return _claim(text, text, rules, rules.language)
+    return _claim(text, text, rules, lexicon(rules.language))
 
 
-def _claim(text: str, in_context: str, rules: RuleBook, language: str) -> Claim:
+def _claim(text: str, in_context: str, rules: RuleBook, language: Lexicon) -> Claim:
     written = analyse(text, language)
     read = written if in_context == text else analyse(in_context, language)
     words = tuple(rules.word.findall(text.lower()))

@@ -13,14 +13,13 @@ from collections.abc import Mapping, Sequence
 from ..config import Judging
 from ..records import Document, Evidence, Words
 from ..text.urls import pdf_page_fragment, text_fragment
-from .reading import SourceReading
-from .rulebook import reports_unsettled
+from .reading import SourceWindows, reports_unsettled
 
 __all__ = ["contradicting_quote", "covering_quote", "quote", "to_read_alone"]
 
 
 def covering_quote(
-    facts: Sequence[tuple[Words, Sequence[SourceReading]]],
+    facts: Sequence[tuple[Words, Sequence[SourceWindows]]],
     judging: Judging,
     floor: float,
     says_otherwise: frozenset[int] = frozenset(),
@@ -62,7 +61,7 @@ def covering_quote(
 
 def _covering(
     claim: Words,
-    readings: Sequence[SourceReading],
+    readings: Sequence[SourceWindows],
     judging: Judging,
     floor: float,
     says_otherwise: frozenset[int],
@@ -96,7 +95,7 @@ def _covering(
         covered |= held[best]
 
 
-def _texts(reading: SourceReading) -> list[tuple[tuple[int, ...], float]]:
+def _texts(reading: SourceWindows) -> list[tuple[tuple[int, ...], float]]:
     """Each text the model read, as sentence indices with its entailment: a window's sentences,
     and the top sentences read joined (where the cascade's reader may have read what the fast
     model missed in each window alone)."""
@@ -110,7 +109,7 @@ def _texts(reading: SourceReading) -> list[tuple[tuple[int, ...], float]]:
 
 
 def to_read_alone(
-    claim: Words, readings: Sequence[SourceReading], judging: Judging, says_otherwise: frozenset[int]
+    claim: Words, readings: Sequence[SourceWindows], judging: Judging, says_otherwise: frozenset[int]
 ) -> tuple[int, ...]:
     """Where no text the model read reaches the quote bar for this fact: the sentences of those
     texts that hold most of its words (at most `judging.quote_candidates`), for the deciding model
@@ -124,7 +123,7 @@ def to_read_alone(
     return tuple(ranked[: judging.quote_candidates])
 
 
-def contradicting_quote(source: SourceReading, judging: Judging) -> tuple[Evidence, ...]:
+def contradicting_quote(source: SourceWindows, judging: Judging) -> tuple[Evidence, ...]:
     """For a contradicted claim the quote to show is the sentence that says otherwise: of a myth
     read with its refutation (reading.py), the refutation."""
     window = source.contradicting_window
@@ -132,7 +131,7 @@ def contradicting_quote(source: SourceReading, judging: Judging) -> tuple[Eviden
         return ()
     sentences = source.document.sentences
     first = window.first
-    while first < window.last and reports_unsettled(sentences[first].text, source.language):
+    while first < window.last and reports_unsettled(sentences[first].text, source.language.cues):
         first += 1
     return tuple(quote(source.document, i, source.url, judging) for i in range(first, window.last + 1))
 

@@ -9,7 +9,8 @@ reads what the steps before it made and never asks them again (issue 38):
   for the statement and its atoms in one backend call, then rechecks what contradicts;
 - what a small NLI model misses (relation.py, meaning.py, rules as data per language): a source
   that reports the claim as a myth or an allegation, is narrower than it, says the opposite
-  direction, or negates it;
+  direction, or negates it; the claim's relation to every sentence a rule reads is computed
+  first, into one table (relation.Relations), which the rules read without asking again;
 - the score (combiner.py): a calibrated combination of the model's best entailment and lexical
   features, for the statement, each source alone and each atomic claim (FActScore); a source in
   another language than the claim is scored on the model's crossed scale instead, its entailment
@@ -18,7 +19,8 @@ reads what the steps before it made and never asks them again (issue 38):
 - the label and its reasons (policy.py): complete / partial / no support (verifiability study),
   from those readings alone, as `read` and `conclude` split it: research/evaluation/calibrate.py fits the
   thresholds on `read`'s output through the same policy;
-- the quote shown to the reader (evidence.py), and ALCE's recall and precision (alce.py);
+- the quote shown to the reader (evidence.py), and ALCE's recall and precision (alce.py, which
+  reads whether some of the citations alone support the statement);
 - found elsewhere (`Judge.elsewhere`): support in a page of the answer the statement does not
   cite, recorded apart from its own verdict.
 
@@ -54,11 +56,11 @@ from ..records import (
 )
 from ..text.language import UNDETERMINED
 from ..typedefs import NLIBackend
-from .alce import irrelevant
+from .alce import PrecisionTest, irrelevant, supported_by
 from .claim import Claim, StatementClaims, analyse_statement
 from .combiner import Combiner, crossed_combiner
 from .evidence import contradicting_quote, covering_quote, quote, to_read_alone
-from .meaning import Reading, SourceFindings, source_findings
+from .meaning import SourceFindings, SupportFindings, source_findings
 from .policy import (
     AtomFacts,
     ClaimFacts,
@@ -73,30 +75,30 @@ from .policy import (
     verdicts,
 )
 from .reading import (
-    Reread,
-    SourceReading,
-    StatementReadings,
-    glimpse,
+    CascadeReader,
+    SourceWindows,
+    StatementWindows,
+    best_window_entailment,
     read_jointly,
     read_sources,
     read_statement,
 )
-from .relation import Relator
+from .relation import Relations, relate_sources
 from .rulebook import Rule, RuleBook, rule_book
 
-__all__ = ["Judge", "StatementReading"]
+__all__ = ["Judge", "StatementFindings"]
 
 
 @dataclass(frozen=True, slots=True)
-class StatementReading:
+class StatementFindings:
     """What the model and the rules read of a statement's cited sources, before any threshold:
     the policy (policy.py) turns it into verdicts, at run time and in research/evaluation/calibrate.py."""
 
     claims: StatementClaims  # the statement's claim and atomic claims, analysed once
-    readings: Mapping[str, SourceReading]
+    sources: Mapping[str, SourceWindows]  # the windows the model scored in each cited source
     facts: ClaimFacts
     # Per atomic claim, its sources as read for it (none for a statement of one fact): its quotes.
-    atom_readings: tuple[Mapping[str, SourceReading], ...] = ()
+    atom_sources: tuple[Mapping[str, SourceWindows], ...] = ()
 
 
 class Judge:
@@ -134,8 +136,8 @@ class Judge:
         self.recheck_at = recheck_bar(self.thresholds)
         self.fast_recheck_at = recheck_bar(self.thresholds, fast=True)
         c = model.cascade
-        self.reread = (
-            Reread(
+        self.cascade = (
+            CascadeReader(
                 reader,
                 c.windows,
                 c.contradiction,
@@ -168,7 +170,7 @@ class Judge:
             return _without_evidence(statement, "inaccessible", unread)
         return self.conclude(statement, read, sources)
 
-    def read(self, statement: Statement, sources: Mapping[str, SourceResult]) -> StatementReading | None:
+    def read(self, statement: Statement, sources: Mapping[str, SourceResult]) -> StatementFindings | None:
         """What the statement's readable cited sources say of it; None when none could be read."""
         readable = [
             (c, s.document)
@@ -185,24 +187,34 @@ class Judge:
             self.retrieval,
             self.judging,
             self.recheck_at,
-            self.reread,
+            self.cascade,
         )
-        # The rules read the statement as written, each of its sentences related once.
-        relator = Relator(claims.claim, claims.rules)
-        across = frozenset(url for url, r in read.sources.items() if _across(claims.language, r.document))
-        per_source = {url: self._source_facts(relator, r, url in across) for url, r in read.sources.items()}
-        features, best = self._together(claims.claim, list(read.sources.values()), read.joint)
+        across = frozenset(
+            url for url, r in read.sources.items() if _across(claims.language.code, r.document)
+        )
+        # The rules read the statement as written, each sentence they read related to it once.
+        relations = relate_sources(
+            claims.claim,
+            claims.rules,
+            claims.language.lexicon,
+            [r for url, r in read.sources.items() if url not in across],
+        )
+        per_source = {
+            url: self._source_facts(claims.claim, relations, r, url in across)
+            for url, r in read.sources.items()
+        }
+        features, best = self._features_together(claims.claim, list(read.sources.values()), read.joint)
         atoms = self._atoms(claims, read, features, best, per_source)
-        sides = self._sides(claims.claim, read.sources, across)
+        sides = self._language_sides(claims.claim, read.sources, across)
         facts = ClaimFacts(tuple(features), best, per_source, atoms, across, sides)
-        return StatementReading(claims, read.sources, facts, read.atoms)
+        return StatementFindings(claims, read.sources, facts, read.atoms)
 
     def conclude(
-        self, statement: Statement, read: StatementReading, sources: Mapping[str, SourceResult]
+        self, statement: Statement, read: StatementFindings, sources: Mapping[str, SourceResult]
     ) -> StatementJudgment:
         """The verdicts (policy.py) of a reading, with their quotes and ALCE precision."""
         facts = read.facts
-        decided = verdicts(facts, self._own(read.claims.language), self.across)
+        decided = verdicts(facts, self._own_scale(read.claims.language.code), self.across)
         t = decided.scale.thresholds
         verdict = decided.statement
         complete = verdict.judgment == "complete_support"
@@ -219,10 +231,19 @@ class Judge:
                 for i, a in enumerate(facts.atoms)
             )
         per_citation = tuple(
-            self._citation_judgment(c, read, decided) if c.url in read.readings else _inaccessible(c, sources)
+            self._citation_judgment(c, read, decided) if c.url in read.sources else _inaccessible(c, sources)
             for c in _distinct_by_url(statement.citations)
         )
-        unneeded = irrelevant(per_citation, complete, lambda urls: self._suffices(read, urls))
+        test = PrecisionTest(
+            read.claims.claim,
+            read.sources,
+            read.facts.across,
+            self._own_scale(read.claims.language.code),
+            self.across,
+            self.combiner,
+            self._joint_reader,
+        )
+        unneeded = irrelevant(per_citation, complete, lambda urls: supported_by(test, urls))
         per_citation = tuple(
             dataclasses.replace(cj, irrelevant=True) if cj.citation.url in unneeded else cj
             for cj in per_citation
@@ -272,7 +293,9 @@ class Judge:
         ]
         # The model reads the whole page only where its best window alone reads as support: a
         # page whose best window does not rarely has the support elsewhere (issue 38).
-        first = glimpse(self.nli, claims.claim.read, others, self.retrieval, self.judging, claims.language)
+        first = best_window_entailment(
+            self.nli, claims.claim.read, others, self.retrieval, self.judging, claims.language
+        )
         promising = [
             (url, document, "")
             for url, document, _ in others
@@ -288,16 +311,24 @@ class Judge:
             self.judging,
             language=claims.language,
             recheck_at=self.recheck_at,
-            reread=self.reread,
+            reread=self.cascade,
         )
         found = []
-        relator = Relator(claims.claim, claims.rules)
-        for url, reading in readings.items():
-            if reading.best_entailment < self.thresholds.elsewhere_entailment:
-                continue
-            crossed = _across(claims.language, reading.document)
-            facts = self._source_facts(relator, reading, crossed)
-            scale = self.across if crossed and self.across else self._own(claims.language)
+        kept = {
+            url: reading
+            for url, reading in readings.items()
+            if reading.best_entailment >= self.thresholds.elsewhere_entailment
+        }
+        relations = relate_sources(
+            claims.claim,
+            claims.rules,
+            claims.language.lexicon,
+            [r for r in kept.values() if not _across(claims.language.code, r.document)],
+        )
+        for url, reading in kept.items():
+            crossed = _across(claims.language.code, reading.document)
+            facts = self._source_facts(claims.claim, relations, reading, crossed)
+            scale = self.across if crossed and self.across else self._own_scale(claims.language.code)
             verdict = decide_source(facts, scale.combiner, scale.thresholds)
             if verdict.judgment in ("complete_support", "partial_support"):
                 evidence = covering_quote(
@@ -313,7 +344,9 @@ class Judge:
 
     # --- readings -------------------------------------------------------------------------------
 
-    def _source_facts(self, relator: Relator, reading: SourceReading, crossed: bool = False) -> SourceFacts:
+    def _source_facts(
+        self, claim: Claim, relations: Relations, reading: SourceWindows, crossed: bool = False
+    ) -> SourceFacts:
         """One source read for the statement: its features alone, what the rules find in its
         most entailing text and in each on-topic window, with each window's contradiction as
         rechecked with the page's sentences giving the claim's names and numbers the window lacks
@@ -325,9 +358,9 @@ class Judge:
             none: tuple[tuple[tuple[Rule, ...], tuple[str, str] | None], ...] = tuple(
                 ((), None) for t in reading.on_topic if t
             )
-            found = SourceFindings(Reading(), none, frozenset())
+            found = SourceFindings(SupportFindings(), none, frozenset())
         else:
-            found = source_findings(relator, reading)
+            found = source_findings(relations, reading)
         denied = reading.denied or (None,) * len(reading.windows)
         windows = tuple(
             WindowFacts(score.contradiction, confirmed, rules, swapped, fast, by_reader)
@@ -342,10 +375,10 @@ class Judge:
         ) + tuple(WindowFacts(o.score.contradiction, o.confirmed) for o in reading.opposed)
         otherwise, unconfirmed = self._read_otherwise(reading)
         return SourceFacts(
-            tuple(self._features(relator.claim, [reading], reading.best_entailment)),
+            tuple(self._features(claim, [reading], reading.best_entailment)),
             reading.best_reading,
-            found.reading.hedges,
-            found.reading.contradictions,
+            found.support.hedges,
+            found.support.contradictions,
             windows,
             otherwise | found.worded_opposite,
             found.worded_opposite,
@@ -355,7 +388,7 @@ class Judge:
             unconfirmed=unconfirmed,
         )
 
-    def _read_otherwise(self, reading: SourceReading) -> tuple[frozenset[int], tuple[Unconfirmed, ...]]:
+    def _read_otherwise(self, reading: SourceWindows) -> tuple[frozenset[int], tuple[Unconfirmed, ...]]:
         """The sentences the model reads as the opposite of the claim: each sentence read by the
         shortest on-topic window that holds it (a one-sentence window is that sentence's own
         reading), at the conflict bar or the contradiction bar, whichever is lower, of the model
@@ -388,7 +421,7 @@ class Judge:
                 unsettled.setdefault((window, fast), []).append(i)
         return frozenset(flagged), tuple(Unconfirmed(tuple(s), fast) for (_, fast), s in unsettled.items())
 
-    def _confirmed_otherwise(self, claim: Words, source: SourceReading, facts: SourceFacts) -> SourceFacts:
+    def _confirmed_otherwise(self, claim: Words, source: SourceWindows, facts: SourceFacts) -> SourceFacts:
         """`facts` with only the sentences the deciding model reads as the opposite alone left
         saying otherwise, for the card's quotes (docs/rules.md, "What says otherwise, sentence by
         sentence"). On the myth page the fast model reads "It is made of puddled iron …" as the
@@ -400,7 +433,7 @@ class Judge:
         if not facts.unconfirmed:
             return facts
         todo = sorted({i for u in facts.unconfirmed for i in u.sentences})
-        scores = self._deciding.score([(source.document.sentences[i].text, claim.text) for i in todo])
+        scores = self._joint_reader.score([(source.document.sentences[i].text, claim.text) for i in todo])
         alone = {i: score.contradiction for i, score in zip(todo, scores, strict=True)}
         cleared: set[int] = set()
         for unconfirmed in facts.unconfirmed:
@@ -410,20 +443,20 @@ class Judge:
         kept = facts.says_otherwise - (cleared - facts.worded_opposite)
         return dataclasses.replace(facts, says_otherwise=kept, unconfirmed=())
 
-    def _together(
-        self, claim: Claim, readings: Sequence[SourceReading], joint: Entailment | None
+    def _features_together(
+        self, claim: Claim, readings: Sequence[SourceWindows], joint: Entailment | None
     ) -> tuple[list[float], Entailment]:
         """The features of the claim as written against these sources read together, and the
         model's most entailing reading over them: ALCE reads several citations' evidence joined,
         so with more than one source the model also read their top sentences side by side
-        (`joint`)."""
+        (`joint`; alce.py reads a subset of them so)."""
         best = max((r.best_reading for r in readings), key=lambda s: s.entailment)
         if joint is not None:
             best = max(best, joint, key=lambda s: s.entailment)
         return self._features(claim, readings, best.entailment), best
 
-    def _sides(
-        self, claim: Claim, readings: Mapping[str, SourceReading], across: frozenset[str]
+    def _language_sides(
+        self, claim: Claim, readings: Mapping[str, SourceWindows], across: frozenset[str]
     ) -> tuple[Side, Side] | None:
         """A statement with sources on both sides of the language line, read against each side
         alone (policy.decide_sides), where the model has a crossed scale to read them on."""
@@ -432,43 +465,21 @@ class Judge:
         sides = []
         for theirs in (False, True):
             side = [r for url, r in readings.items() if (url in across) == theirs]
-            joint = read_jointly(self._deciding, claim.read, side) if len(side) > 1 else None
-            features, best = self._together(claim, side, joint)
+            joint = read_jointly(self._joint_reader, claim.read, side) if len(side) > 1 else None
+            features, best = self._features_together(claim, side, joint)
             sides.append(Side(tuple(features), best))
         return sides[0], sides[1]
 
-    def _suffices(self, read: StatementReading, urls: Sequence[str]) -> bool:
-        """Whether these of the statement's sources alone give it complete support on their
-        scale, each side of the language line alone where they lie on both (ALCE precision)."""
-        own = self._own(read.claims.language)
-        if self.across is None:
-            return own.combiner.score(self._subset(read, urls)) >= own.thresholds.complete
-        return any(
-            scale.combiner.score(self._subset(read, side)) >= scale.thresholds.complete
-            for side, scale in (
-                ([u for u in urls if u not in read.facts.across], own),
-                ([u for u in urls if u in read.facts.across], self.across),
-            )
-            if side
-        )
-
-    def _own(self, language: str) -> Scale:
+    def _own_scale(self, language: str) -> Scale:
         """The scale of sources in the claim's own language."""
         return self.scales.get(language, self.scale)
 
     @property
-    def _deciding(self) -> NLIBackend:
+    def _joint_reader(self) -> NLIBackend:
         """Whoever reads the statement's joint text: one scale for every joint reading."""
-        return self.reread.reader if self.reread else self.nli
+        return self.cascade.reader if self.cascade else self.nli
 
-    def _subset(self, read: StatementReading, urls: Sequence[str]) -> list[float]:
-        """The statement's features against some of its sources only (ALCE precision)."""
-        readings = [read.readings[u] for u in urls]
-        # Read by whoever read the statement's own joint text: one scale for the precision test.
-        joint = read_jointly(self._deciding, read.claims.claim.read, readings) if len(readings) > 1 else None
-        return self._together(read.claims.claim, readings, joint)[0]
-
-    def _features(self, claim: Claim, readings: Sequence[SourceReading], best: float) -> list[float]:
+    def _features(self, claim: Claim, readings: Sequence[SourceWindows], best: float) -> list[float]:
         """combiner.FEATURES of a claim as written against these sources, from what was read."""
         return self.combiner.features(
             claim.written, [r.joined_words for r in readings], [r.page for r in readings], best
@@ -479,7 +490,7 @@ class Judge:
     def _atoms(
         self,
         claims: StatementClaims,
-        read: StatementReadings,
+        read: StatementWindows,
         features: Sequence[float],
         best: Entailment,
         per_source: Mapping[str, SourceFacts],
@@ -509,10 +520,10 @@ class Judge:
     # --- per citation ---------------------------------------------------------------------------
 
     def _citation_judgment(
-        self, citation: Citation, read: StatementReading, decided: Verdicts
+        self, citation: Citation, read: StatementFindings, decided: Verdicts
     ) -> CitationJudgment:
         """One citation's verdict (decided already) with its quotes."""
-        source = read.readings[citation.url]
+        source = read.sources[citation.url]
         facts = read.facts.sources[citation.url]
         verdict = decided.citations[citation.url]
         opposite: tuple[Evidence, ...] = ()
@@ -528,7 +539,7 @@ class Judge:
             atoms = read.claims.atoms
             supported = [
                 (atoms[i].read, [readings[citation.url], source])
-                for i, readings in enumerate(read.atom_readings)
+                for i, readings in enumerate(read.atom_sources)
                 if i not in verdict.unsupported and citation.url in readings
             ]
             floor = decided.scale.thresholds.entailment_floor
@@ -563,7 +574,7 @@ class Judge:
         )
 
     def _read_alone(
-        self, facts: Sequence[tuple[Words, Sequence[SourceReading]]], unquotable: frozenset[int]
+        self, facts: Sequence[tuple[Words, Sequence[SourceWindows]]], unquotable: frozenset[int]
     ) -> dict[tuple[str, int], float]:
         """The deciding model's reading of each sentence evidence.to_read_alone names for each
         fact, one backend call for them all; none where every fact has a text at the quote bar."""
@@ -575,11 +586,11 @@ class Judge:
         if not pairs:
             return {}
         document = facts[0][1][0].document
-        scores = self._deciding.score([(document.sentences[i].text, text) for text, i in pairs])
+        scores = self._joint_reader.score([(document.sentences[i].text, text) for text, i in pairs])
         return {pair: score.entailment for pair, score in zip(pairs, scores, strict=True)}
 
     def _opposite_quote(
-        self, claim: Words, source: SourceReading, facts: SourceFacts, *, contradicted: bool = True
+        self, claim: Words, source: SourceWindows, facts: SourceFacts, *, contradicted: bool = True
     ) -> tuple[Evidence, ...]:
         """What says the opposite: the sentences that restate the claim negated or with another
         value, in its own words, where there are any; else the one or two the deciding model reads
@@ -593,7 +604,7 @@ class Judge:
             return tuple(quote(document, i, source.url, self.judging) for i in chosen)
         if facts.says_otherwise:
             flagged = sorted(facts.says_otherwise)
-            scores = self._deciding.score([(document.sentences[i].text, claim.text) for i in flagged])
+            scores = self._joint_reader.score([(document.sentences[i].text, claim.text) for i in flagged])
             # A heading ("Opening hours") is no sentence to show as saying otherwise.
             ranked = sorted(
                 zip(flagged, scores, strict=True),

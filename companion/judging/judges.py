@@ -7,7 +7,7 @@ and those of all its readable sources; a statement whose languages no model hold
 to a model that holds its own language (a multilingual one reads a French claim against an
 English page), and failing that to the default model, which is then named in the result as the
 one that judged it. A page in another language than its claim is read only where the model's
-figure across that pair of languages reaches the floor too (`_reads`), and the Judge then scores
+figure across that pair of languages reaches the floor too (`_checks_pair`), and the Judge then scores
 it on the model's crossed scale (policy.decide_sides), the scale that figure was measured on.
 
 Models other than the default load on first use: an English-only user never pays for the
@@ -66,7 +66,7 @@ class Judges:
         claim = statement.language
         pages = {s.document.language for c in statement.citations if (s := sources.get(c.url)) and s.document}
         for config in self.configs:
-            if all(self._reads(config, claim, page) for page in pages) and (
+            if all(self._checks_pair(config, claim, page) for page in pages) and (
                 claim in config.languages or (pages and claim not in pages)
             ):
                 return config
@@ -80,7 +80,7 @@ class Judges:
         readable page it cites, is one no model reads: a German claim judged by the English model
         and rules would look checked and mean nothing."""
         if statement.language not in self.languages and statement.citations:
-            reason = self._not_read("the answer", statement.language)
+            reason = self._not_checked_reason("the answer", statement.language)
             first: dict[str, Citation] = {}  # one judgment per cited page, as judge.py gives
             for c in statement.citations:
                 first.setdefault(c.url, c)
@@ -90,7 +90,7 @@ class Judges:
             return StatementJudgment(statement, "not_checked", 0.0, False, per, (), (), 0)
         read, unread = self._by_language(sources)
         config = self.choose(statement, read)
-        read, beyond = self._readable(config, statement.language, read)
+        read, beyond = self._checkable(config, statement.language, read)
         unread = {**unread, **beyond}
         result = dataclasses.replace(
             self.judge_for(config).judge(statement, read), model=config.name, model_version=config.version
@@ -113,7 +113,7 @@ class Judges:
             return result
         # The model that judged the statement looks for it elsewhere too: one scale per statement.
         config = next((c for c in self.configs if c.name == result.model), self.configs[0])
-        read = self._readable(config, result.statement.language, self._by_language(sources)[0])[0]
+        read = self._checkable(config, result.statement.language, self._by_language(sources)[0])[0]
         return self.judge_for(config).elsewhere(result, read, cited_by)
 
     @property
@@ -128,12 +128,12 @@ class Judges:
         unread: dict[str, str] = {}
         for url, source in sources.items():
             if source.document is not None and source.document.language not in self.languages:
-                unread[url] = self._not_read("the page", source.document.language)
+                unread[url] = self._not_checked_reason("the page", source.document.language)
             else:
                 read[url] = source
         return read, unread
 
-    def _readable(
+    def _checkable(
         self, config: ModelConfig, claim: str, read: dict[str, SourceResult]
     ) -> tuple[dict[str, SourceResult], dict[str, str]]:
         """The pages of `read` that `config` reads a claim in `claim`'s language against, and why
@@ -142,16 +142,18 @@ class Judges:
         unread: dict[str, str] = {}
         for url, source in read.items():
             page = source.document.language if source.document else claim
-            if self._reads(config, claim, page):
+            if self._checks_pair(config, claim, page):
                 kept[url] = source
             else:
                 unread[url] = (
-                    self._not_read("the answer", claim) if page == claim else self._not_across(claim, page)
+                    self._not_checked_reason("the answer", claim)
+                    if page == claim
+                    else self._not_across(claim, page)
                 )
         return kept, unread
 
     @staticmethod
-    def _reads(config: ModelConfig, claim: str, page: str) -> bool:
+    def _checks_pair(config: ModelConfig, claim: str, page: str) -> bool:
         """Whether `config` reads a claim in `claim` against a page in `page`. A model that
         records figures across languages reads a page in another language only where that pair's
         figure reaches its floor; one that records none reads any page in the languages it lists,
@@ -186,7 +188,7 @@ class Judges:
             return pair + "CiteLens has not measured how well it reads across them"
         return pair + "no model CiteLens ships reads both"
 
-    def _not_read(self, what: str, language: str) -> str:
+    def _not_checked_reason(self, what: str, language: str) -> str:
         names = sorted({NAMES.get(code, code) for code in self.languages}, key=lambda n: (n != "English", n))
         readable = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
         reason = f"{what} is in {NAMES.get(language, language)}; CiteLens reads {readable}"

@@ -36,11 +36,11 @@ The cue words and which of these families run, with what effect, are data: the `
 language's file in companion/languages/ (rules for English, French, Japanese; rulebook.py reads
 them), each rule with an id (`en.framed`) that the verdict names among its reasons (policy.py). A
 language with no rules in its file gets none. Each family is a small predicate over the claim's
-relation to a sentence (relation.py), computed once per claim and sentence. A rule stays only where it pays
-(docs/rules.md has the measurements): English ships framed, negated, negated_between, reversed,
-opposite, another_number and restates_negated, French substituted, negates and framed_refuted,
-Japanese substituted; the other families stay here, measured and off, for a file that finds them
-paying. Pure.
+relation to a sentence (relation.py), computed for every sentence a rule reads before any rule
+runs. A rule stays only where it pays (docs/rules.md has the measurements): English ships
+framed, negated, negated_between, reversed, opposite, another_number and restates_negated, French
+substituted, negates and framed_refuted, Japanese substituted; the other families stay here,
+measured and off, for a file that finds them paying. Pure.
 """
 
 from __future__ import annotations
@@ -51,30 +51,29 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from ..records import Words
-from ..text.analysis import content_terms
 from ..text.language import Lexicon, lexicon
 from ..text.values import another_value
-from .reading import SourceReading
-from .relation import RESTATED, Relation, Relator
-from .rulebook import Rule, RuleBook, reports_unsettled
+from .reading import SourceWindows, reports_unsettled
+from .relation import RESTATED, Relation, Relations
+from .rulebook import Rule, RuleBook
 
 __all__ = [
-    "Reading",
     "SourceFindings",
+    "SupportFindings",
     "qualified_near",
-    "read_meaning",
     "refutes",
-    "reports_unsettled",  # rulebook's, kept here for the rules' readers
+    "reports_unsettled",  # reading's, kept here for the rules' readers
     "restates_framed",
     "says_opposite",
     "source_findings",
+    "support_findings",
     "swapped_number",
     "window_findings",
 ]
 
 
 @dataclass(frozen=True, slots=True)
-class Reading:
+class SupportFindings:
     """What the rules found in the source text the model found most entailing: the ids of the
     rules that found it not asserting the statement, and of those that found it saying the
     opposite."""
@@ -90,12 +89,12 @@ class Reading:
 @dataclass(frozen=True, slots=True)
 class SourceFindings:
     """What the rules find in one source for a claim: in the text the model found most entailing
-    (`reading`), in each on-topic window (the contradiction rules that fire on it, and the two
+    (`support`), in each on-topic window (the contradiction rules that fire on it, and the two
     numbers where a sentence gives another), the sentences that restate the claim negated or
     with another number (`worded_opposite`), and those that restate it as a myth or a belief
     (`framed`)."""
 
-    reading: Reading
+    support: SupportFindings
     windows: tuple[tuple[tuple[Rule, ...], tuple[str, str] | None], ...]
     worded_opposite: frozenset[int]
     framed: frozenset[int] = frozenset()
@@ -105,11 +104,11 @@ class SourceFindings:
     qualified: bool = False
 
 
-def source_findings(relator: Relator, source: SourceReading) -> SourceFindings:
+def source_findings(relations: Relations, source: SourceWindows) -> SourceFindings:
     """Every rule run on one source as the model read it, each sentence related once. The
     wording's opposites are looked for in the on-topic windows and the joined top sentences."""
     sentences, numbers = source.sentences, source.page.numbers
-    reading = read_meaning(relator, [sentences[i] for i in source.most_entailing])
+    support = support_findings(relations, [sentences[i] for i in source.most_entailing])
     windows = []
     candidates = set(source.joined_indices)
     for window, on_topic in zip(source.windows, source.on_topic):
@@ -117,21 +116,21 @@ def source_findings(relator: Relator, source: SourceReading) -> SourceFindings:
             continue
         candidates.update(range(window.first, window.last + 1))
         within = sentences[window.first : window.last + 1]
-        rules = window_findings(relator, within, numbers)
+        rules = window_findings(relations, within, numbers)
         swapped = (
-            swapped_number(relator, within, numbers)
+            swapped_number(relations, within, numbers)
             if any(r.family == "another_number" for r in rules)
             else None
         )
         windows.append((rules, swapped))
-    said = frozenset(i for i in candidates if says_opposite(relator, sentences[i], numbers))
-    framed = frozenset(i for i in candidates if restates_framed(relator, sentences[i]))
-    refuting = frozenset(i for i in said if refutes(relator, sentences[i], numbers))
-    qualified = qualified_near(relator, sentences, source.most_entailing)
-    return SourceFindings(reading, tuple(windows), said, framed - said, refuting, qualified)
+    said = frozenset(i for i in candidates if says_opposite(relations, sentences[i], numbers))
+    framed = frozenset(i for i in candidates if restates_framed(relations, sentences[i]))
+    refuting = frozenset(i for i in said if refutes(relations, sentences[i], numbers))
+    qualified = qualified_near(relations, sentences, source.most_entailing)
+    return SourceFindings(support, tuple(windows), said, framed - said, refuting, qualified)
 
 
-def qualified_near(relator: Relator, sentences: Sequence[Words], around: Sequence[int]) -> bool:
+def qualified_near(relations: Relations, sentences: Sequence[Words], around: Sequence[int]) -> bool:
     """Whether the sentences the model read as support, or the one before or after them, hold a
     word that turns what a sentence says: a negation, a frame ("often said", "myth"), a hedge of
     scope ("partly", "mainly", "rather than"). A small model reads such a page as agreeing where
@@ -141,7 +140,7 @@ def qualified_near(relator: Relator, sentences: Sequence[Words], around: Sequenc
     has no cue words, and nothing is found."""
     if not around:
         return False
-    rules, claim = relator.rules, relator.claim
+    rules, claim = relations.rules, relations.claim
     first, last = max(min(around) - 1, 0), min(max(around) + 1, len(sentences) - 1)
     hedges = rules.contrast | rules.mostly
     for sentence in sentences[first : last + 1]:
@@ -154,7 +153,7 @@ def qualified_near(relator: Relator, sentences: Sequence[Words], around: Sequenc
     return False
 
 
-def read_meaning(relator: Relator, sentences: Sequence[Words]) -> Reading:
+def support_findings(relations: Relations, sentences: Sequence[Words]) -> SupportFindings:
     """Checks the source text the model found most entailing against the statement as written.
 
     Direction reads the whole text; the other checks read its sentence that holds most of the
@@ -162,24 +161,24 @@ def read_meaning(relator: Relator, sentences: Sequence[Words]) -> Reading:
     refutation, not the myth, and a "not" or an "always" two sentences away says nothing of it.
     A source that says the opposite direction is read no further."""
     if not sentences:
-        return Reading()
-    rules, claim = relator.rules, relator.claim
+        return SupportFindings()
+    rules, claim = relations.rules, relations.claim
     said = claim.word_set
-    found = frozenset().union(*(relator.words(s) for s in sentences))
-    if (opposite := rules.rule("opposite")) and _turned(said, found, rules):
-        return Reading(contradictions=(opposite.id,))
-    closest = sentences[relator.closest(sentences)]
-    near = relator.relate(closest)
+    found = frozenset().union(*(relations.words[s.text] for s in sentences))
+    if (opposite := _rule(rules, "opposite")) and _turned(said, found, rules):
+        return SupportFindings(contradictions=(opposite.id,))
+    closest = sentences[relations.closest[_texts(sentences)]]
+    near = relations.relations[closest.text]
     # A statement that itself reports a claim ("Critics said that X") is supported by the report,
     # whatever the source adds about X ("…, but this was never confirmed").
     asserting = not claim.reports
     checks: dict[str, Callable[[], bool]] = {
-        "framed": lambda: asserting and near.has("frame"),
-        "framed_numbers": lambda: asserting and _numbers_framed(relator, sentences),
+        "framed": lambda: asserting and "frame" in near.cue_kinds,
+        "framed_numbers": lambda: asserting and _numbers_framed(relations, sentences),
         "negated": lambda: asserting and not claim.negates and _qualified(near, "negation"),
-        "negated_between": lambda: asserting and not claim.negates and _negated_between(relator, near),
-        "substituted": lambda: (_substitutes_characters if rules.unspaced else _substitutes)(relator, near),
-        "reversed": lambda: _reverses(relator, near),
+        "negated_between": lambda: asserting and not claim.negates and _negated_between(relations, near),
+        "substituted": lambda: (_substitutes_characters if rules.unspaced else _substitutes)(relations, near),
+        "reversed": lambda: _reverses(relations, near),
         "passive_reversed": lambda: _passive_turned(claim.text, closest.text),
         "scope_universal": lambda: bool(said & rules.universal) and not found & rules.universal,
         "scope_only": lambda: bool(said & rules.only) and bool(near.words & rules.mostly),
@@ -187,69 +186,78 @@ def read_meaning(relator: Relator, sentences: Sequence[Words]) -> Reading:
         "scope_partial": lambda: not said & rules.partial and _qualified(near, "partial"),
     }
     hedges = tuple(r.id for r in rules.rules if r.effect == "hedge" and checks[r.family]())
-    return Reading(hedges=hedges)
+    return SupportFindings(hedges=hedges)
 
 
 def window_findings(
-    relator: Relator, sentences: Sequence[Words], page_numbers: frozenset[str]
+    relations: Relations, sentences: Sequence[Words], page_numbers: frozenset[str]
 ) -> tuple[Rule, ...]:
     """The contradiction rules that fire on one window of a source (the judge reads only on-topic
     windows): `negates`, whose finding counts only with the model's contradiction on the same
     window (policy.py), `framed_refuted`, `restates_negated` and `another_number`."""
     checks: dict[str, Callable[[], bool]] = {
-        "negates": lambda: _negates(relator, sentences),
+        "negates": lambda: _negates(relations, sentences),
         "framed_refuted": lambda: (
-            not relator.claim.negates
-            and not relator.claim.reports
-            and _framed_then_negated(relator, sentences)
+            not relations.claim.negates
+            and not relations.claim.reports
+            and _framed_then_negated(relations, sentences)
         ),
-        "restates_negated": lambda: _restates_negated(relator, sentences),
-        "another_number": lambda: _restates_another_number(relator, sentences, page_numbers),
+        "restates_negated": lambda: _restates_negated(relations, sentences),
+        "another_number": lambda: _restates_another_number(relations, sentences, page_numbers),
     }
-    return tuple(r for r in relator.rules.rules if r.family in checks and checks[r.family]())
+    return tuple(r for r in relations.rules.rules if r.family in checks and checks[r.family]())
 
 
-def says_opposite(relator: Relator, sentence: Words, page_numbers: frozenset[str]) -> bool:
+def says_opposite(relations: Relations, sentence: Words, page_numbers: frozenset[str]) -> bool:
     """Whether the sentence, read alone, says the opposite of the statement in its own words: it
     restates it with a negation on it, or with another number. Such a
     sentence is never quoted as the statement's support (evidence.py), whichever rules the
     language's file ships: the quote is what a reader checks, and a quote that negates the claim
     under "supports it" is the worst thing the overlay can show."""
-    claim = relator.claim
+    claim = relations.claim
     if claim.negates or claim.reports:
         return False
-    if not relator.may_restate(sentence):
-        return swapped_number(relator, (sentence,), page_numbers) is not None
-    relation = relator.relate(sentence)
+    if sentence.text not in relations.restating:
+        return swapped_number(relations, (sentence,), page_numbers) is not None
+    relation = relations.relations[sentence.text]
     # The claim restated with a negation on its words, before the last of them ("is not made of
     # steel", "n'est pas fermé"; not "made of steel, not of wood"): not merely a negation somewhere
     # between them (`negated_between`, a rule of the English book), which on French RTE pages
     # vetoed true claims ("…est paralysé et ne peut plus…" against "Christopher Reeve a eu un
     # accident").
-    if not relation.has("frame") and _negated_before_last(relation):
+    if "frame" not in relation.cue_kinds and _negated_before_last(relation):
         return True
-    return swapped_number(relator, (sentence,), page_numbers) is not None
+    return swapped_number(relations, (sentence,), page_numbers) is not None
 
 
-def refutes(relator: Relator, sentence: Words, page_numbers: frozenset[str]) -> bool:
+def refutes(relations: Relations, sentence: Words, page_numbers: frozenset[str]) -> bool:
     """Whether a sentence that says the opposite (says_opposite) refutes the claim outright: it
     gives the claim's quantity another value, or it holds every word of the claim with a negation
     on them ("the Eiffel Tower is not made of steel"). A negation near part of the claim's words
     ("…is not made of steel" for "The tower is made of wrought iron") says otherwise about
     something near it, and only keeps a reading from green (policy.conflicting)."""
-    if swapped_number(relator, (sentence,), page_numbers) is not None:
+    if swapped_number(relations, (sentence,), page_numbers) is not None:
         return True
-    return all(t in sentence.term_set for t in relator.claim.terms)
+    return all(t in sentence.term_set for t in relations.claim.terms)
 
 
-def restates_framed(relator: Relator, sentence: Words) -> bool:
+def restates_framed(relations: Relations, sentence: Words) -> bool:
     """Whether the sentence restates the statement as a myth, a belief, an allegation or a hope
     ("Many visitors assume that such a tall tower must be made of steel"), and the statement does
     not itself report: the source mentions the claim there, it does not assert it."""
-    if relator.claim.reports or not relator.may_restate(sentence):
+    if relations.claim.reports or sentence.text not in relations.restating:
         return False
-    relation = relator.relate(sentence)
-    return relation.restated and relation.has("frame") and not relation.has("negation")
+    relation = relations.relations[sentence.text]
+    return relation.restated and "frame" in relation.cue_kinds and "negation" not in relation.cue_kinds
+
+
+def _rule(rules: RuleBook, family: str) -> Rule | None:
+    return next((r for r in rules.rules if r.family == family), None)
+
+
+def _texts(sentences: Sequence[Words]) -> tuple[str, ...]:
+    """A group of sentences as Relations.closest keys it."""
+    return tuple(s.text for s in sentences)
 
 
 def _negated_before_last(relation: Relation) -> bool:
@@ -286,16 +294,16 @@ def _turned(said: frozenset[str], found: frozenset[str], rules: RuleBook) -> tup
     return None
 
 
-def _reverses(relator: Relator, relation: Relation) -> bool:
+def _reverses(relations: Relations, relation: Relation) -> bool:
     """Whether the sentence closest to the statement restates it with a direction word turned
     round ("imports … most of it from Ostria" for "exports most of its wheat to Ostria"), while
     the text around it also holds the statement's own word ("In return, Velland exports timber"),
     which keeps the whole-text check quiet. Only a hedge: a sentence can turn the words round and
     keep the fact ("Beats was sold to Apple" for "Apple bought Beats")."""
-    turned = _turned(relator.claim.word_set, relation.words, relator.rules)
+    turned = _turned(relations.claim.word_set, relation.words, relations.rules)
     if turned is None:
         return False
-    rest = set(relator.claim.terms) - set(content_terms(turned[0], relator.rules.language))
+    rest = set(relations.claim.terms) - set(relations.language.terms(turned[0]))
     return bool(rest) and len(rest & set(relation.terms)) >= RESTATED * len(rest)
 
 
@@ -308,15 +316,15 @@ _COUNT_EN = (
 _PART_OF_EN = re.compile(rf"\b{_COUNT_EN} of (the |its |their |\w+'s )?{_COUNT_EN}\b", re.IGNORECASE)
 
 
-def _numbers_framed(relator: Relator, sentences: Sequence[Words]) -> bool:
+def _numbers_framed(relations: Relations, sentences: Sequence[Words]) -> bool:
     """Whether every sentence that gives the statement's numbers reports them as hoped, claimed or
     predicted ("Organisers had hoped to attract 50,000 visitors" against "attracted 50,000
     visitors"): the number is the fact, wherever the sentence closest in words sits."""
-    numbers = relator.claim.numbers
+    numbers = relations.claim.numbers
     if not numbers:
         return False
-    giving = [r for r in map(relator.relate, sentences) if numbers <= r.numbers]
-    return bool(giving) and all(r.has("frame") for r in giving)
+    giving = [relations.relations[s.text] for s in sentences if numbers <= s.numbers]
+    return bool(giving) and all("frame" in r.cue_kinds for r in giving)
 
 
 def _passive_turned(statement: str, sentence: str) -> bool:
@@ -346,7 +354,7 @@ def _narrows_to_part(statement: str, sentence: str) -> bool:
     return any(part not in said and part != whole for part, whole in counts)
 
 
-def _negated_between(relator: Relator, relation: Relation) -> bool:
+def _negated_between(relations: Relations, relation: Relation) -> bool:
     """Whether the sentence holds half the statement's content words or more and a negation sits
     between the first and the last of them: "The trial … found no link between taking velotran
     and the number of migraine attacks" against "The trial found that velotran reduced the number
@@ -358,7 +366,7 @@ def _negated_between(relator: Relator, relation: Relation) -> bool:
     return len(at) >= 2 and any(
         c.kind == "negation"
         and at[0] < c.start < at[-1]
-        and c.word.lower() not in relator.rules.contrast
+        and c.word.lower() not in relations.rules.contrast
         and not c.not_only
         for c in relation.cues
     )
@@ -367,12 +375,12 @@ def _negated_between(relator: Relator, relation: Relation) -> bool:
 _KANA_ONLY = re.compile(r"[\u3040-\u309fー]+")
 
 
-def _substitutes_characters(relator: Relator, relation: Relation) -> bool:
+def _substitutes_characters(relations: Relations, relation: Relation) -> bool:
     """Written without spaces: whether the sentence is a near copy of the statement, character by
     character, with one short run of it put in place of another ("黒いTシャツ" for "白いTシャツ",
     "男の子" for "女の子"). A run of kana alone on both sides is grammar (が for は), not a fact."""
-    said = relator.claim.words
-    found = relator.rules.word.findall(relation.sentence.lower())
+    said = relations.claim.words
+    found = relations.rules.word.findall(relation.sentence.lower())
     if len(said) < 6:
         return False
     ops = SequenceMatcher(None, said, found, autojunk=False).get_opcodes()
@@ -386,12 +394,12 @@ def _substitutes_characters(relator: Relator, relation: Relation) -> bool:
     )
 
 
-def _substitutes(relator: Relator, relation: Relation) -> bool:
+def _substitutes(relations: Relations, relation: Relation) -> bool:
     """Whether the sentence restates the statement with its last word put in place of another:
     "The tower is made of puddled iron" for "…made of steel", "sailed to Bergen" for "sailed to
     Oslo". A small NLI model reads such a near copy as entailment (0.96 for the tower); a reader
     sees a different fact."""
-    said, words = relator.claim.terms, relation.terms
+    said, words = relations.claim.terms, relation.terms
     if len(said) < 3 or relation.terms_matched < RESTATED * len(said):
         return False
     # The statement's last word (where English puts the new information: what it is made of,
@@ -413,33 +421,36 @@ def _substitutes(relator: Relator, relation: Relation) -> bool:
     )
 
 
-def _negates(relator: Relator, sentences: Sequence[Words]) -> bool:
+def _negates(relations: Relations, sentences: Sequence[Words]) -> bool:
     """The sentence that holds most of the statement's words negates it, or reports it as a myth
     or an allegation that the next sentence negates ("It is often said that X. It is not."), and
     the statement does not negate: with the model's contradiction on that text, a refutation."""
-    if relator.claim.negates or not sentences:
+    if relations.claim.negates or not sentences:
         return False
-    at = relator.closest(sentences)
-    closest = relator.relate(sentences[at])
-    if closest.has("negation"):
+    at = relations.closest[_texts(sentences)]
+    closest = relations.relations[sentences[at].text]
+    if "negation" in closest.cue_kinds:
         return True
-    return closest.has("frame") and any(relator.relate(s).has("negation") for s in sentences[at + 1 : at + 2])
-
-
-def _framed_then_negated(relator: Relator, sentences: Sequence[Words]) -> bool:
-    """The sentence that restates the statement reports it as a myth or a saying, and the next
-    one negates ("On lit souvent qu'elle est visible depuis la Lune. C'est faux."): the source
-    refutes what it quotes, whether or not the model reads a contradiction."""
-    at = relator.closest(sentences)
-    quoted = relator.relate(sentences[at])
-    return (
-        quoted.restated
-        and quoted.has("frame")
-        and any(relator.relate(s).has("negation") for s in sentences[at + 1 : at + 2])
+    after = sentences[at + 1 : at + 2]
+    return "frame" in closest.cue_kinds and any(
+        "negation" in relations.relations[s.text].cue_kinds for s in after
     )
 
 
-def _restates_negated(relator: Relator, sentences: Sequence[Words]) -> bool:
+def _framed_then_negated(relations: Relations, sentences: Sequence[Words]) -> bool:
+    """The sentence that restates the statement reports it as a myth or a saying, and the next
+    one negates ("On lit souvent qu'elle est visible depuis la Lune. C'est faux."): the source
+    refutes what it quotes, whether or not the model reads a contradiction."""
+    at = relations.closest[_texts(sentences)]
+    quoted = relations.relations[sentences[at].text]
+    return (
+        quoted.restated
+        and "frame" in quoted.cue_kinds
+        and any("negation" in relations.relations[s.text].cue_kinds for s in sentences[at + 1 : at + 2])
+    )
+
+
+def _restates_negated(relations: Relations, sentences: Sequence[Words]) -> bool:
     """Whether a sentence is the statement word for word with a negation put in ("It is not: the
     Eiffel Tower is not made of steel" for "The Eiffel Tower is made of steel"), and does not
     itself report that as a myth or an allegation. Said in the statement's own words, that is a
@@ -448,22 +459,22 @@ def _restates_negated(relator: Relator, sentences: Sequence[Words]) -> bool:
     word (_word_for_word), because a negation among the statement's words and words of the
     sentence's own is often about something else: "The law redeems not the individual but the
     community" entails "The law will save the community" (docs/rules.md)."""
-    if relator.claim.negates or relator.claim.reports:
+    if relations.claim.negates or relations.claim.reports:
         return False
-    restating = [relator.relate(s) for s in sentences if relator.may_restate(s)]
-    language = relator.rules.language
+    restating = [relations.relations[s.text] for s in sentences if s.text in relations.restating]
+    language = relations.language
     return any(
-        not r.has("frame")
+        "frame" not in r.cue_kinds
         and _qualified(r, "negation", inside=True)
-        and _word_for_word(r, len(relator.claim.terms), language)
+        and _word_for_word(r, len(relations.claim.terms), language)
         for r in restating
     )
 
 
-def _word_for_word(relation: Relation, said: int, language: str) -> bool:
+def _word_for_word(relation: Relation, said: int, language: Lexicon) -> bool:
     """Whether the sentence holds all `said` content terms of the statement, in its order, with
     no content term of its own between the first and the last of them but its negation cues'."""
-    negation = {t for c in relation.cues if c.kind == "negation" for t in content_terms(c.word, language)}
+    negation = {t for c in relation.cues if c.kind == "negation" for t in language.terms(c.word)}
     ops = list(relation.term_ops)
     while ops and ops[0][0] != "equal":
         ops.pop(0)
@@ -476,32 +487,20 @@ def _word_for_word(relation: Relation, said: int, language: str) -> bool:
 
 
 def _restates_another_number(
-    relator: Relator, sentences: Sequence[Words], page_numbers: frozenset[str]
+    relations: Relations, sentences: Sequence[Words], page_numbers: frozenset[str]
 ) -> bool:
-    return swapped_number(relator, sentences, page_numbers) is not None
+    return swapped_number(relations, sentences, page_numbers) is not None
 
 
 def swapped_number(
-    relator: Relator, sentences: Sequence[Words], page_numbers: frozenset[str]
+    relations: Relations, sentences: Sequence[Words], page_numbers: frozenset[str]
 ) -> tuple[str, str] | None:
     """The statement's quantity and the one a sentence gives it instead ("1901" / "1889",
     "sechs Monate" / "sechs Wochen"), both as written; None where no sentence does
     (text.values.another_value: in every language with a file in companion/languages/)."""
-    claim = relator.claim
+    claim = relations.claim
     for sentence in sentences:
         found = another_value(claim.written, claim.quantities, sentence, page_numbers)
         if found is not None:
             return found
     return None
-
-
-def _as_written(number: str, text: str, words: Lexicon) -> str:
-    """A number as the text writes it ("2,000" for the term "2000")."""
-    return next((n for n in words.number.findall(text) if words.to_number(n) == number), number)
-
-
-def _number(term: str) -> float | None:
-    try:
-        return float(term)
-    except ValueError:
-        return None

@@ -4,7 +4,7 @@ Retrieval ranks a source's windows for the claim (analysed once, claim.py); the 
 the joined top sentences, are scored as (premise = source text, hypothesis = claim) pairs in one
 call to the backend for the statement, its atomic claims and all their sources, so the backend
 batches and caches across them. What the later stages read of a source is worked out here once
-and kept in the SourceReading as fields. No I/O: documents arrive read (their sentences analysed
+and kept in the SourceWindows as fields. No I/O: documents arrive read (their sentences analysed
 with them, text/analysis.py), the model behind the NLIBackend protocol.
 """
 
@@ -22,26 +22,27 @@ from ..text.analysis import joined, overlap, sentence_words
 from ..text.language import lexicon
 from ..text.retrieve import join_sentences, page_index, rank_windows, top_sentences
 from ..typedefs import NLIBackend
-from .claim import StatementClaims
-from .rulebook import reports_unsettled
+from .claim import ClaimLanguage, StatementClaims, claim_language
+from .rulebook import RuleBook
 
 __all__ = [
+    "CascadeReader",
     "Opposed",
-    "Reread",
-    "SourceReading",
-    "StatementReadings",
+    "SourceWindows",
+    "StatementWindows",
+    "best_window_entailment",
     "given_elsewhere",
-    "glimpse",
     "read_jointly",
     "read_sources",
     "read_statement",
+    "reports_unsettled",
 ]
 
 _NO_SCORE = Entailment(0.0, 1.0, 0.0)
 
 
 @dataclass(frozen=True, slots=True)
-class SourceReading:
+class SourceWindows:
     """The windows the model read in one source for one claim, its scores for each, and what the
     later stages read of them, worked out once here (fields, not methods: no stage asks again)."""
 
@@ -52,7 +53,7 @@ class SourceReading:
     joined_text: str
     joined_score: Entailment
     on_topic: tuple[bool, ...]  # per window: does it hold enough of the claim's words to contradict it?
-    language: str  # the claim's, whose words were looked for
+    language: ClaimLanguage  # the claim's, whose words were looked for
     joined_indices: tuple[int, ...]  # the Document's sentences `joined_text` joins
     joined_words: Words  # their words, in the claim's language
     sentences: tuple[Words, ...]  # the Document's sentences' words in the claim's language, kept with it
@@ -80,7 +81,7 @@ class SourceReading:
     # cascade), so its readings are on the fast model's scale (policy.WindowFacts.fast).
     fast: tuple[bool, ...] = ()
     # The cascade's reader's readings of the windows it re-read only because the fast model reads
-    # them as contradicting (Reread.against): beside the fast model's, never in place of them.
+    # them as contradicting (CascadeReader.against): beside the fast model's, never in place of them.
     opposed: tuple[Opposed, ...] = ()
     # Per window, for a claim that holds a negation: the reader's contradiction, with the page's
     # context, where the fast model reads the window at its contradiction bar; else None (_denials).
@@ -91,24 +92,24 @@ class SourceReading:
 class Opposed:
     """The reader's reading of an on-topic window the fast model reads as contradicting."""
 
-    window: int  # its index in SourceReading.windows
+    window: int  # its index in SourceWindows.windows
     score: Entailment
     confirmed: float  # its contradiction, rechecked with the page's context (_rechecked)
 
 
 @dataclass(frozen=True, slots=True)
-class StatementReadings:
+class StatementWindows:
     """What the model read for a statement: each cited source for its claim, the sources'
     joined top sentences read together (ALCE, with several sources), and each atomic claim's
     sources (FActScore)."""
 
-    sources: Mapping[str, SourceReading]
+    sources: Mapping[str, SourceWindows]
     joint: Entailment | None
-    atoms: tuple[Mapping[str, SourceReading], ...]
+    atoms: tuple[Mapping[str, SourceWindows], ...]
 
 
 @dataclass(frozen=True, slots=True)
-class Reread:
+class CascadeReader:
     """The cascade (issue 37, model.folder.Cascade): the stronger `reader` re-reads each cited
     source's `windows` texts the fast model reads as most entailing and its `against` on-topic
     windows it reads as most contradicting, at `contradiction` or above, unless it reads every
@@ -138,7 +139,8 @@ class _Plan:
     windows: tuple[Window, ...]
     joined: str
     top: tuple[int, ...]
-    # With a cascade: per window, and for the joined text, whether the reader re-read it (reading.Reread).
+    # With a cascade: per window, and for the joined text, whether the reader re-read it
+    # (CascadeReader).
     decided: tuple[bool, ...] | None = None
     joined_decided: bool = True
     # With a cascade: the windows the reader re-read for the opposite alone, with its readings.
@@ -152,8 +154,8 @@ def read_statement(
     retrieval: Retrieval,
     judging: Judging,
     recheck_at: float,
-    reread: Reread | None = None,
-) -> StatementReadings:
+    reread: CascadeReader | None = None,
+) -> StatementWindows:
     """The statement's claim and each of its atomic claims, read in each (url, document, hint),
     the model reading every pair in one backend call (and the rechecks of windows that contradict
     at `recheck_at` in a second). With `reread`, the reader re-reads what decides the claim's
@@ -175,13 +177,13 @@ def read_statement(
     if reread is None:
         sources = _readings(nli, own, scores, judging, language, recheck_at)
         read_atoms = tuple(_readings(nli, plans, scores, judging, language, None) for plans in atoms)
-        return StatementReadings(sources, next(scores) if joint else None, read_atoms)
+        return StatementWindows(sources, next(scores) if joint else None, read_atoms)
     decided, merged, joint_score = _reread(reread, own, scores, judging, language, joint)
     sources = _readings(
         nli, decided, merged, judging, language, recheck_at, reread, denial=claims.claim.negates
     )
     read_atoms = tuple(_readings(nli, plans, scores, judging, language, None) for plans in atoms)
-    return StatementReadings(sources, joint_score, read_atoms)
+    return StatementWindows(sources, joint_score, read_atoms)
 
 
 def read_sources(
@@ -191,13 +193,15 @@ def read_sources(
     retrieval: Retrieval,
     judging: Judging,
     *,
-    language: str = "en",
+    language: ClaimLanguage | None = None,
     recheck_at: float | None = None,
-    reread: Reread | None = None,
-) -> dict[str, SourceReading]:
+    reread: CascadeReader | None = None,
+) -> dict[str, SourceWindows]:
     """Each (url, document, hint) read for `claim`, with one backend call for all of them (and
     one for the rechecks of windows that contradict at `recheck_at`, where given); with `reread`,
-    what decides re-read by the reader as in read_statement."""
+    what decides re-read by the reader as in read_statement. `language`: the claim's, English
+    where not given."""
+    language = language or claim_language("en")
     plans = [
         _plan(url, d, claim, retrieval.candidates, retrieval, hint, language) for url, d, hint in documents
     ]
@@ -208,13 +212,13 @@ def read_sources(
     return _readings(nli, decided, merged, judging, language, recheck_at, reread)
 
 
-def glimpse(
+def best_window_entailment(
     nli: NLIBackend,
     claim: Words,
     documents: Sequence[tuple[str, Document, str]],
     retrieval: Retrieval,
     judging: Judging,
-    language: str,
+    language: ClaimLanguage,
 ) -> dict[str, float]:
     """The model's entailment on the best window of the documents whose best window holds at least
     `judging.elsewhere_on_topic` of the claim's words (the others are not about it, and cost no
@@ -242,13 +246,19 @@ def glimpse(
     return {url: score.entailment for (url, _), score in zip(read, scores, strict=True)}
 
 
-def read_jointly(nli: NLIBackend, claim: Words, readings: Sequence[SourceReading]) -> Entailment:
+def read_jointly(nli: NLIBackend, claim: Words, readings: Sequence[SourceWindows]) -> Entailment:
     """The model's reading of these sources' joined top sentences read side by side."""
     return nli.score([(" ".join(r.joined_text for r in readings), claim.text)])[0]
 
 
 def _plan(
-    url: str, document: Document, claim: Words, limit: int, retrieval: Retrieval, hint: str, language: str
+    url: str,
+    document: Document,
+    claim: Words,
+    limit: int,
+    retrieval: Retrieval,
+    hint: str,
+    language: ClaimLanguage,
 ) -> _Plan:
     page = page_index(document)
     found = rank_windows(
@@ -272,12 +282,12 @@ def _joining(windows: Sequence[Window]) -> list[Window]:
     return [w for w in windows if w.relevance > 0] or list(windows[:1])
 
 
-def _joined_about_claim(plan: _Plan, on_topic: float, language: str) -> bool:
+def _joined_about_claim(plan: _Plan, on_topic: float, language: ClaimLanguage) -> bool:
     """Whether every window the plan's joined text was taken from holds `on_topic` of the claim's
     words: only then does the cascade's reader re-read it (a sentence of the page's chrome that
     shares a word with the claim changed the reader's verdict once joined, issue 37)."""
     return all(
-        _about(plan.claim, _window_words(plan.document, w, language), language) >= on_topic
+        _claim_share(plan.claim, _window_words(plan.document, w, language), language) >= on_topic
         for w in _joining(plan.windows)
         if any(w.first <= i <= w.last for i in plan.top)
     )
@@ -293,17 +303,17 @@ def _scores(
     plans: Sequence[_Plan], scores: Iterator[Entailment]
 ) -> tuple[list[tuple[Entailment, ...]], list[Entailment]]:
     """The plans' window scores and joined texts' scores, taken back in _pairs' order."""
-    windows = [tuple(_take(scores, len(plan.windows))) for plan in plans]
+    windows = [tuple(_next_scores(scores, len(plan.windows))) for plan in plans]
     together = [next(scores) if plan.joined else _NO_SCORE for plan in plans]
     return windows, together
 
 
 def _reread(
-    reread: Reread,
+    reread: CascadeReader,
     plans: Sequence[_Plan],
     scores: Iterator[Entailment],
     judging: Judging,
-    language: str,
+    language: ClaimLanguage,
     joint: tuple[str, str] | None,
 ) -> tuple[list[_Plan], Iterator[Entailment], Entailment | None]:
     """The cascade: the plans marked with what decides, the reader's readings of it merged into the
@@ -335,7 +345,7 @@ def _reread(
             i
             for i, (window, score) in enumerate(zip(plan.windows, own, strict=True))
             if score.contradiction >= reread.contradiction
-            and _about(plan.claim, _window_words(plan.document, window, language), language)
+            and _claim_share(plan.claim, _window_words(plan.document, window, language), language)
             >= judging.on_topic
         ]
         against = sorted(contradicting, key=lambda i: (-own[i].contradiction, i))[: reread.against]
@@ -362,20 +372,20 @@ def _readings(
     plans: Sequence[_Plan],
     scores: Iterator[Entailment],
     judging: Judging,
-    language: str,
+    language: ClaimLanguage,
     recheck_at: float | None,
-    reread: Reread | None = None,
+    reread: CascadeReader | None = None,
     *,
     denial: bool = False,
-) -> dict[str, SourceReading]:
-    """The plans' SourceReadings from their scores in _pairs' order; a window is rechecked
+) -> dict[str, SourceWindows]:
+    """The plans' SourceWindows from their scores in _pairs' order; a window is rechecked
     (_rechecked) by the cascade's reader where the reader read it, by `nli` elsewhere; a
     `denial`'s windows the fast model reads as contradicting it are read by the reader too
     (_denials)."""
     own, joined_scores = _scores(plans, scores)
     on_topic = [
         tuple(
-            _about(plan.claim, _window_words(plan.document, w, language), language) >= judging.on_topic
+            _claim_share(plan.claim, _window_words(plan.document, w, language), language) >= judging.on_topic
             for w in plan.windows
         )
         for plan in plans
@@ -383,17 +393,17 @@ def _readings(
     confirmed = _rechecked(nli, reread, plans, own, on_topic, language, recheck_at)
     opposed = _opposed(reread, plans, language, recheck_at)
     denied = _denials(reread, plans, own, on_topic, language) if denial else [() for _ in plans]
-    readings: dict[str, SourceReading] = {}
+    readings: dict[str, SourceWindows] = {}
     for plan, window_scores, joined_score, topical, checked, theirs, denials in zip(
         plans, own, joined_scores, on_topic, confirmed, opposed, denied, strict=True
     ):
-        sentences = sentence_words(plan.document, language)
+        sentences = sentence_words(plan.document, language.lexicon)
         decided = plan.decided or (True,) * len(plan.windows)
         texts = [s for s, d in zip(window_scores, decided) if d] + (
             [joined_score] if plan.joined_decided else []
         )
         best = max(texts or [*window_scores, joined_score], key=lambda s: s.entailment)
-        readings[plan.url] = SourceReading(
+        readings[plan.url] = SourceWindows(
             plan.url,
             plan.document,
             plan.windows,
@@ -424,7 +434,7 @@ def _readings(
 
 
 def _opposed(
-    reread: Reread | None, plans: Sequence[_Plan], language: str, bar: float | None
+    reread: CascadeReader | None, plans: Sequence[_Plan], language: ClaimLanguage, bar: float | None
 ) -> list[tuple[Opposed, ...]]:
     """The reader's readings of the windows it re-read for the opposite (_Plan.opposed), each
     contradiction at `bar` read again with the page's context by the reader, as _rechecked does."""
@@ -447,11 +457,11 @@ def _opposed(
 
 
 def _denials(
-    reread: Reread | None,
+    reread: CascadeReader | None,
     plans: Sequence[_Plan],
     scores: Sequence[tuple[Entailment, ...]],
     on_topic: Sequence[tuple[bool, ...]],
-    language: str,
+    language: ClaimLanguage,
 ) -> list[tuple[float | None, ...]]:
     """For a claim that holds a negation: per source, the reader's contradiction, with the page's
     context as every recheck, on the on-topic window the fast model (not the reader) reads as most
@@ -489,11 +499,11 @@ def _denials(
 
 def _rechecked(
     nli: NLIBackend,
-    reread: Reread | None,
+    reread: CascadeReader | None,
     plans: Sequence[_Plan],
     scores: Sequence[tuple[Entailment, ...]],
     on_topic: Sequence[tuple[bool, ...]],
-    language: str,
+    language: ClaimLanguage,
     bar: float | None,
 ) -> list[tuple[float, ...]]:
     """Each window's contradiction, read again with the page's sentences that give the claim's
@@ -556,18 +566,20 @@ def _most_entailing(
     return max(texts)[3]
 
 
-def _window_words(document: Document, window: Window, language: str) -> Words:
-    return joined(sentence_words(document, language)[window.first : window.last + 1])
+def _window_words(document: Document, window: Window, language: ClaimLanguage) -> Words:
+    return joined(sentence_words(document, language.lexicon)[window.first : window.last + 1])
 
 
-def given_elsewhere(document: Document, window: Window, claim: Words, language: str, limit: int = 2) -> str:
+def given_elsewhere(
+    document: Document, window: Window, claim: Words, language: ClaimLanguage, limit: int = 2
+) -> str:
     """The page's sentences outside `window` that give the claim's numbers and names the window
     lacks (at most `limit`, in page order); "" when the window lacks none or the page has none.
 
     An SNLI-trained model reads a date missing from the premise as a conflicting one: "When it
     opened, the tower was 300 metres tall" contradicts "When it opened in 1889 it was 300 metres
     tall" at 0.99 for it, and at 0.12 once "The tower was completed in March 1889" comes first."""
-    sentences = sentence_words(document, language)
+    sentences = sentence_words(document, language.lexicon)
     inside = _window_words(document, window, language)
     numbers = claim.numbers - inside.numbers
     names = {n for n in claim.names if n not in window.text.lower()}
@@ -597,13 +609,21 @@ def _how_often_terms(language: str) -> frozenset[str]:
     return frozenset(words.terms(" ".join(record.meaning.how_often) if record else ""))
 
 
-def _about(claim: Words, text: Words, language: str) -> float:
+def _claim_share(claim: Words, text: Words, language: ClaimLanguage) -> float:
     """Share of the claim's content words, words of frequency aside, that `text` holds."""
-    terms = claim.term_set - _how_often_terms(language)
+    terms = claim.term_set - _how_often_terms(language.code)
     return len(terms & text.term_set) / len(terms) if terms else 1.0
 
 
-def _read_on(document: Document, windows: list[Window], language: str) -> list[Window]:
+def reports_unsettled(sentence: str, rules: RuleBook) -> bool:
+    """Whether the sentence reports something as a myth, a saying, an allegation or a rumour
+    without saying itself whether it holds (no negation in it): the next sentence usually does.
+    Here, with the cue words of the language's book (claim.ClaimLanguage.cues), because
+    retrieval reads it before any rule runs; the quote (evidence.py) reads it too."""
+    return bool(rules.frame.search(sentence)) and not rules.negation.search(sentence)
+
+
+def _read_on(document: Document, windows: list[Window], language: ClaimLanguage) -> list[Window]:
     """Windows that end on a sentence reporting the claim as a myth, a saying or an allegation,
     read on to the sentence after it. Pages state a myth to refute it next ("It is often said
     that X. It is not."); read alone, the myth's sentence entails the claim word for word."""
@@ -611,7 +631,7 @@ def _read_on(document: Document, windows: list[Window], language: str) -> list[W
     for window in windows:
         last = window.last + 1
         if last < len(document.sentences) and reports_unsettled(
-            document.sentences[window.last].text, language
+            document.sentences[window.last].text, language.cues
         ):
             window = Window(
                 window.first, last, join_sentences(document, window.first, last), window.relevance
@@ -621,6 +641,6 @@ def _read_on(document: Document, windows: list[Window], language: str) -> list[W
     return read
 
 
-def _take(scores: Iterator[Entailment], count: int) -> Iterator[Entailment]:
+def _next_scores(scores: Iterator[Entailment], count: int) -> Iterator[Entailment]:
     for _ in range(count):
         yield next(scores)

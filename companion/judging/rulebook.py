@@ -13,7 +13,7 @@ from functools import cache
 
 from .. import languages
 
-__all__ = ["EFFECTS", "FAMILIES", "Rule", "RuleBook", "reports_unsettled", "rule_book"]
+__all__ = ["EFFECTS", "FAMILIES", "Rule", "RuleBook", "rule_book"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,14 +72,6 @@ def rule_book(language: str) -> RuleBook:
     another language's, and match little but noise."""
     record = languages.language(language)
     return _empty(language) if record is None else _parse(record)
-
-
-def reports_unsettled(sentence: str, language: str) -> bool:
-    """Whether the sentence reports something as a myth, a saying, an allegation or a rumour
-    without saying itself whether it holds (no negation in it): the next sentence usually does.
-    Here, with the cue words, because retrieval (reading.py) reads it before any rule runs."""
-    rules = rule_book(language)
-    return bool(rules.frame.search(sentence)) and not rules.negation.search(sentence)
 
 
 def _parse(record: languages.Language) -> RuleBook:

@@ -14,14 +14,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..records import Document, Words
-from .language import lexicon
+from .language import Lexicon, lexicon
 
 __all__ = ["Overlap", "Words", "analyse", "content_terms", "joined", "overlap", "sentence_words"]
 
 
-def analyse(text: str, language: str) -> Words:
-    """`text`'s words in `language`: its terms in order, its numbers and names."""
-    words = lexicon(language)
+def analyse(text: str, language: str | Lexicon) -> Words:
+    """`text`'s words in `language` (a code, or its lexicon resolved already): its terms in order,
+    its numbers and names."""
+    words = _lexicon(language)
     terms = tuple(words.terms(text))
     return Words(
         text,
@@ -34,9 +35,9 @@ def analyse(text: str, language: str) -> Words:
     )
 
 
-def content_terms(text: str, language: str = "en") -> list[str]:
+def content_terms(text: str, language: str | Lexicon = "en") -> list[str]:
     """Stemmed, lower-cased content words and numbers of `text`, in order."""
-    return lexicon(language).terms(text)
+    return _lexicon(language).terms(text)
 
 
 def joined(parts: Sequence[Words]) -> Words:
@@ -54,15 +55,20 @@ def joined(parts: Sequence[Words]) -> Words:
     )
 
 
-def sentence_words(document: Document, language: str) -> tuple[Words, ...]:
+def sentence_words(document: Document, language: str | Lexicon) -> tuple[Words, ...]:
     """The document's sentences analysed in `language` (a claim's language may differ from the
     page's), once per Document and language: kept in the Document's own cache."""
-    found = document.analysed.get(language)
+    key = language.language if isinstance(language, Lexicon) else language
+    found = document.analysed.get(key)
     if found is None:
         found = document.analysed.setdefault(
-            language, tuple(analyse(s.text, language) for s in document.sentences)
+            key, tuple(analyse(s.text, language) for s in document.sentences)
         )
     return found
+
+
+def _lexicon(language: str | Lexicon) -> Lexicon:
+    return language if isinstance(language, Lexicon) else lexicon(language)
 
 
 @dataclass(frozen=True, slots=True)

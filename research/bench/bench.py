@@ -316,7 +316,7 @@ async def in_process(
         nli.score_uncached = recording  # type: ignore[method-assign]  # benchmark-only instrumentation
 
     async with Runtime(settings) as runtime:
-        models = [runtime.nli] + ([runtime.judge.reread.reader] if runtime.judge.reread else [])
+        models = [runtime.nli] + ([runtime.judge.cascade.reader] if runtime.judge.cascade else [])
         for nli in models:
             record(nli)  # type: ignore[arg-type]
         request = parse_request(work.body(pages.base, stream=False), settings.limits)

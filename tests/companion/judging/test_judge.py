@@ -340,7 +340,7 @@ def test_a_combiner_fitted_to_other_features_is_refused_in_words(real_judge):
         real_judge.model, combiner_features=("max_entailment_logit", "max_contradiction")
     )
     with pytest.raises(ModelUnavailable, match=r"rerun scripts/calibrate\.py"):
-        Judge(real_judge.nli, stale, reader=real_judge.reread.reader if real_judge.reread else None)
+        Judge(real_judge.nli, stale, reader=real_judge.cascade.reader if real_judge.cascade else None)
 
 
 HISTORY = [  # the extension's Eiffel Tower history fixture, abridged

@@ -8,7 +8,6 @@ import dataclasses
 import pytest
 
 from companion.judging.claim import claim_of
-from companion.judging.meaning import read_meaning as _read_meaning
 from companion.judging.meaning import (
     reports_unsettled,
     restates_framed,
@@ -16,9 +15,11 @@ from companion.judging.meaning import (
     swapped_number,
     window_findings,
 )
-from companion.judging.relation import Relator
+from companion.judging.meaning import support_findings as _support_findings
+from companion.judging.relation import relate
 from companion.judging.rulebook import _ENGLISH_ONLY, FAMILIES, Rule, rule_book
 from companion.text.analysis import analyse
+from companion.text.language import lexicon
 from companion.text.segment import split_sentences
 
 _EFFECT = {
@@ -50,9 +51,11 @@ _KIND = {
 }
 
 
-def relator_for(statement, rules):
-    """The statement as the judge reads it, analysed once (claim.py), related to sentences."""
-    return Relator(claim_of(statement, rules), rules)
+def relations_for(statement, rules, sentences):
+    """The statement as the judge reads it, analysed once (claim.py), related to sentences read
+    together and each alone, as the judge relates a window's (relation.relate)."""
+    claim = claim_of(statement, rules)
+    return relate(claim, rules, lexicon(rules.language), [sentences], sentences, [sentences])
 
 
 def sentences(text, language="en"):
@@ -60,12 +63,13 @@ def sentences(text, language="en"):
     return [analyse(text[a:b], language) for a, b in split_sentences(text, language)]
 
 
-def read_meaning(statement, source, language="en"):
-    return _read_meaning(relator_for(statement, every_family(language)), sentences(source, language))
+def support_findings(statement, source, language="en"):
+    found = sentences(source, language)
+    return _support_findings(relations_for(statement, every_family(language), found), found)
 
 
 def kinds(statement, source, language="en"):
-    found = read_meaning(statement, source, language)
+    found = support_findings(statement, source, language)
     return {_KIND.get(i.split(".", 1)[1], i.split(".", 1)[1]) for i in (*found.hedges, *found.contradictions)}
 
 
@@ -74,9 +78,8 @@ def Reading(hedged="", opposite=""):  # reads as the record it stood for
 
 
 def _fires(family, statement, source, language="en", numbers=frozenset()):
-    found = window_findings(
-        relator_for(statement, every_family(language)), sentences(source, language), numbers
-    )
+    within = sentences(source, language)
+    found = window_findings(relations_for(statement, every_family(language), within), within, numbers)
     return any(r.family == family for r in found)
 
 
@@ -200,7 +203,7 @@ def restates_another_number(statement, source, numbers, language="en"):
 )
 def test_what_the_source_does_not_assert_is_caught(statement, source, expected):
     assert expected in kinds(statement, source)
-    assert not read_meaning(statement, source).asserts
+    assert not support_findings(statement, source).asserts
 
 
 @pytest.mark.parametrize(
@@ -241,12 +244,12 @@ def test_what_the_source_does_not_assert_is_caught(statement, source, expected):
     ],
 )
 def test_a_source_that_asserts_the_statement_passes(statement, source):
-    assert read_meaning(statement, source).asserts
+    assert support_findings(statement, source).asserts
 
 
 def test_each_other_is_not_a_universal_claim():
     statement = "Honeybees tell each other where to find food with the waggle dance."
-    assert read_meaning(statement, "The waggle dance tells the other bees where the food is.").asserts
+    assert support_findings(statement, "The waggle dance tells the other bees where the food is.").asserts
 
 
 def test_a_negating_sentence_is_told_from_a_plain_one():
@@ -289,7 +292,7 @@ def test_french_sources_that_do_not_assert_are_caught(statement, source, expecte
 
 def test_the_cue_words_are_those_of_the_language():
     myth = ("Elle est visible depuis la Lune.", "On lit souvent qu'elle est visible depuis la Lune.")
-    assert read_meaning(*myth, "en").asserts
+    assert support_findings(*myth, "en").asserts
     assert not negates("La tour est en acier.", "La tour n'est pas en acier.", "en")
 
 
@@ -335,9 +338,10 @@ def test_a_language_without_a_rules_file_gets_no_rules():
         "Der Umsatz stieg 2023.",
         "Man sagt oft, der Umsatz sei 2023 gestiegen. Das ist nicht wahr.",
     )
-    assert read_meaning(statement, page, "de").asserts
-    assert window_findings(relator_for(statement, german), sentences(page, "de"), frozenset()) == ()
-    assert not reports_unsettled(page, "de")
+    assert support_findings(statement, page, "de").asserts
+    within = sentences(page, "de")
+    assert window_findings(relations_for(statement, german, within), within, frozenset()) == ()
+    assert not reports_unsettled(page, rule_book("de"))
 
 
 def test_a_rule_left_out_of_the_book_no_longer_fires():
@@ -346,8 +350,9 @@ def test_a_rule_left_out_of_the_book_no_longer_fires():
         "Cracking your knuckles is often said to cause arthritis.",
     )
     book = rule_book("en")
-    assert _read_meaning(relator_for(statement, book), [analyse(source, "en")]).hedges == ("en.framed",)
-    assert _read_meaning(relator_for(statement, book.without(["en.framed"])), [analyse(source, "en")]).asserts
+    read = [analyse(source, "en")]
+    assert _support_findings(relations_for(statement, book, read), read).hedges == ("en.framed",)
+    assert _support_findings(relations_for(statement, book.without(["en.framed"]), read), read).asserts
 
 
 def test_every_rule_file_names_known_families_and_effects():
@@ -366,7 +371,7 @@ def test_every_rule_file_names_known_families_and_effects():
 
 
 def test_french_plain_support_passes_and_negation_is_read():
-    assert read_meaning(
+    assert support_findings(
         "Le récif abrite plus de 1 500 espèces de poissons.",
         "Le récif abrite plus de 1 500 espèces de poissons et 400 espèces de coraux.",
         "fr",
@@ -388,9 +393,9 @@ def test_a_myth_is_refuted_by_the_sentence_after_it():
     )
     # A plain sentence followed by an unrelated negation is not a refutation.
     assert not negates(statement, "The reef is visible from space. It is not a single reef.")
-    assert reports_unsettled("A popular myth holds that the reef is visible from the Moon.", "en")
+    assert reports_unsettled("A popular myth holds that the reef is visible from the Moon.", rule_book("en"))
     assert not reports_unsettled(
-        "The myth that the reef is visible from the Moon is false and not new.", "en"
+        "The myth that the reef is visible from the Moon is false and not new.", rule_book("en")
     )
 
 
@@ -476,7 +481,7 @@ def test_a_restatement_with_a_cue_on_it_is_caught(statement, source, expected):
     ],
 )
 def test_a_cue_that_is_not_on_the_claim_passes(statement, source):
-    assert read_meaning(statement, source).asserts
+    assert support_findings(statement, source).asserts
 
 
 def test_a_restatement_with_a_negation_on_it_is_a_refutation():
@@ -573,8 +578,8 @@ EGYPT = (
 def test_another_value_for_the_same_quantity_is_found_with_both_values_as_written(
     claim, sentence, page, found
 ):
-    relator = relator_for(claim, rule_book("en"))
-    assert swapped_number(relator, (analyse(sentence, "en"),), frozenset(page)) == found
+    read = [analyse(sentence, "en")]
+    assert swapped_number(relations_for(claim, rule_book("en"), read), read, frozenset(page)) == found
 
 
 @pytest.mark.parametrize(
@@ -602,7 +607,8 @@ def test_another_value_for_the_same_quantity_is_found_with_both_values_as_writte
 )
 def test_a_sentence_that_restates_the_claim_as_a_belief_is_framed(claim, sentence, framed):
     """Such a sentence is never quoted as the claim's support (judge.py, evidence.py)."""
-    assert restates_framed(relator_for(claim, rule_book("en")), analyse(sentence, "en")) is framed
+    read = analyse(sentence, "en")
+    assert restates_framed(relations_for(claim, rule_book("en"), [read]), read) is framed
 
 
 @pytest.mark.parametrize(
@@ -634,5 +640,5 @@ def test_a_sentence_that_restates_the_claim_as_a_belief_is_framed(claim, sentenc
 def test_a_sentence_says_the_opposite_only_where_it_restates_the_claim_negated(
     language, claim, sentence, opposite
 ):
-    relator = relator_for(claim, rule_book(language))
-    assert says_opposite(relator, analyse(sentence, language), frozenset()) is opposite
+    read = analyse(sentence, language)
+    assert says_opposite(relations_for(claim, rule_book(language), [read]), read, frozenset()) is opposite

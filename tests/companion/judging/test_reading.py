@@ -14,9 +14,10 @@ import pytest
 
 from companion.config import Judging, Retrieval
 from companion.errors import ModelUnavailable
+from companion.judging.claim import claim_language
 from companion.judging.judge import Judge
 from companion.judging.judges import model_dirs
-from companion.judging.reading import Opposed, Reread, SourceReading, given_elsewhere, read_sources
+from companion.judging.reading import CascadeReader, Opposed, SourceWindows, given_elsewhere, read_sources
 from companion.model.folder import Cascade, default_model_dir, load_config
 from companion.records import Citation, Entailment, SourceResult, Window
 from companion.runtime import build_judge
@@ -37,7 +38,7 @@ PAGE = (
 CLAIM = "The tower is made of steel."
 
 
-def read(reread: Reread | None, fast: WordNLI) -> dict:
+def read(reread: CascadeReader | None, fast: WordNLI) -> dict:
     document = document_from_text("https://example.org/eiffel", "", PAGE)
     return read_sources(
         fast,
@@ -53,7 +54,7 @@ def test_the_reader_reads_only_what_decides_and_adds_its_reading_of_the_opposite
     fast = ScriptedNLI([("wrought iron, not of steel", CLAIM, Entailment(0.02, 0.28, 0.7))])
     alone = read(None, WordNLI())["https://example.org/eiffel"]
     reader = ScriptedNLI([("wrought iron, not of steel", CLAIM, Entailment(0.01, 0.01, 0.98))])
-    reading = read(Reread(reader, windows=1, contradiction=0.5), fast)["https://example.org/eiffel"]
+    reading = read(CascadeReader(reader, windows=1, contradiction=0.5), fast)["https://example.org/eiffel"]
 
     # The reader read the text the fast model found most entailing and the window it reads as the
     # opposite: two of the pairs the fast model read (every window and the joined top sentences).
@@ -121,7 +122,7 @@ def reread_texts(page: str, fast: ScriptedNLI) -> set[str]:
         [(document.url, document, "")],
         Retrieval(),
         Judging(),
-        reread=Reread(reader, windows=1, contradiction=0.5, against=0),
+        reread=CascadeReader(reader, windows=1, contradiction=0.5, against=0),
     )
     return {p for p, _ in reader.pairs}
 
@@ -148,7 +149,7 @@ def test_the_reader_rereads_a_joined_text_only_where_every_sentence_of_it_is_abo
 def test_a_window_the_fast_model_does_not_read_as_the_opposite_is_left_to_it():
     fast = WordNLI()
     reader = WordNLI()
-    read(Reread(reader, windows=1, contradiction=0.99), fast)
+    read(CascadeReader(reader, windows=1, contradiction=0.99), fast)
     # WordNLI contradicts "not of steel" at 0.98, under this bar: the most entailing text alone.
     assert len(reader.pairs) == 1
 
@@ -197,12 +198,12 @@ def test_a_cascade_with_a_missing_reader_is_refused_in_words(tmp_path: Path, cas
 def test_the_real_cascade_judges_with_both_models(cascade_models: Path):
     with ThreadPoolExecutor(2) as pool:
         judge = build_judge(load_config(cascade_models), Retrieval(), pool)
-        assert judge.reread is not None
+        assert judge.cascade is not None
         url = "https://example.org/eiffel"
         document = document_from_text(url, "Eiffel Tower", PAGE.replace("\n", " "), declared_language="en")
         [statement] = statements(CLAIM, [Citation("c1", "1", url, len(CLAIM))])
         verdict = judge.judge(statement, {url: SourceResult(url, document)})
-        reader = judge.reread.reader
+        reader = judge.cascade.reader
         assert 0 < reader.pairs_scored < judge.nli.pairs_scored  # type: ignore[attr-defined]
         assert verdict.judgment != "complete_support"
 
@@ -216,7 +217,7 @@ def test_the_reader_rereads_only_the_most_contradicting_windows_and_the_others_s
         ]
     )
     reader = ScriptedNLI([("puddled iron from Pompey", CLAIM, Entailment(0.02, 0.9, 0.08))])
-    reading = read(Reread(reader, windows=1, contradiction=0.5, against=1), fast)[
+    reading = read(CascadeReader(reader, windows=1, contradiction=0.5, against=1), fast)[
         "https://example.org/eiffel"
     ]
     assert sorted(p for p, _ in reader.pairs) == [
@@ -231,7 +232,7 @@ def test_the_reader_rereads_only_the_most_contradicting_windows_and_the_others_s
     assert any(s.contradiction == pytest.approx(0.7) for s in reading.window_scores)
 
     both = ScriptedNLI(list(reader.readings))
-    read(Reread(both, windows=1, contradiction=0.5, against=2), fast)
+    read(CascadeReader(both, windows=1, contradiction=0.5, against=2), fast)
     assert any("not of steel" in p for p, _ in both.pairs) and any("Pompey" in p for p, _ in both.pairs)
 
 
@@ -254,7 +255,7 @@ def test_a_window_the_reader_read_is_rechecked_by_the_reader_with_the_page_aroun
             Retrieval(),
             Judging(),
             recheck_at=recheck_at,
-            reread=Reread(reader, windows=1, contradiction=0.5, against=1),
+            reread=CascadeReader(reader, windows=1, contradiction=0.5, against=1),
         )
         return fast, reader
 
@@ -273,7 +274,7 @@ def test_the_windows_left_to_the_fast_model_are_marked_and_rechecked_at_its_own_
     claim = "The tower of the 1889 World's Fair is made of steel."
     document = document_from_text("https://example.org/eiffel", "", PAGE)
 
-    def run(fast_recheck_at: float | None) -> tuple[SourceReading, ScriptedNLI, ScriptedNLI]:
+    def run(fast_recheck_at: float | None) -> tuple[SourceWindows, ScriptedNLI, ScriptedNLI]:
         fast = ScriptedNLI(
             [
                 ("Visitors climb", claim, Entailment(0.3, 0.6, 0.1)),  # the most entailing text
@@ -289,7 +290,9 @@ def test_the_windows_left_to_the_fast_model_are_marked_and_rechecked_at_its_own_
             Retrieval(),
             Judging(),
             recheck_at=0.5,
-            reread=Reread(reader, windows=1, contradiction=0.5, against=1, fast_recheck_at=fast_recheck_at),
+            reread=CascadeReader(
+                reader, windows=1, contradiction=0.5, against=1, fast_recheck_at=fast_recheck_at
+            ),
         )
         return readings[document.url], fast, reader
 
@@ -318,14 +321,14 @@ def test_a_source_the_fast_model_reads_as_no_support_anywhere_is_left_to_it():
         ]
     )
     reader = WordNLI()
-    reading = read(Reread(reader, windows=1, contradiction=0.5, against=1, gate=0.05), fast)[
+    reading = read(CascadeReader(reader, windows=1, contradiction=0.5, against=1, gate=0.05), fast)[
         "https://example.org/eiffel"
     ]
     assert reader.pairs == []
     # Its reading of the opposite still counts, and its best reading stays far from support.
     assert reading.contradiction == pytest.approx(0.7)
     assert reading.best_entailment < 0.05
-    read(Reread(reader, windows=1, contradiction=0.5, against=1, gate=0.03), fast)
+    read(CascadeReader(reader, windows=1, contradiction=0.5, against=1, gate=0.03), fast)
     assert len(reader.pairs) == 2
 
 
@@ -360,7 +363,7 @@ def windows_read(text: str, claim: str, language: str = "en") -> list[str]:
         [(document.url, document, "")],
         Retrieval(),
         Judging(),
-        language=language,
+        language=claim_language(language),
     )
     return [w.text for w in readings[document.url].windows]
 
@@ -406,16 +409,17 @@ def test_the_numbers_and_names_a_window_lacks_are_taken_from_the_rest_of_the_pag
     document = document_from_text("https://example.org/tower", "", text)
     window = Window(2, 2, document.sentences[2].text, 1.0)
     claim = "When it opened in 1889, the tower by Eiffel was 300 metres tall."
-    assert given_elsewhere(document, window, analyse(claim, "en"), "en") == (
+    assert given_elsewhere(document, window, analyse(claim, "en"), claim_language("en")) == (
         "The tower was completed in March 1889. It was designed by the company of Gustave Eiffel."
     )
     assert (
-        given_elsewhere(document, window, analyse(claim, "en"), "en", limit=1)
+        given_elsewhere(document, window, analyse(claim, "en"), claim_language("en"), limit=1)
         == "The tower was completed in March 1889."
     )
     # Nothing is missing, or the page does not give it: nothing to add.
-    assert given_elsewhere(document, window, analyse("The tower was 300 metres tall.", "en"), "en") == ""
-    assert given_elsewhere(document, window, analyse("It was 300 metres tall in 1920.", "en"), "en") == ""
+    english = claim_language("en")
+    assert given_elsewhere(document, window, analyse("The tower was 300 metres tall.", "en"), english) == ""
+    assert given_elsewhere(document, window, analyse("It was 300 metres tall in 1920.", "en"), english) == ""
 
 
 def test_words_of_frequency_do_not_put_a_window_on_topic():
