@@ -111,27 +111,35 @@ async function waitFor(page, check, what, timeout = 120_000) {
   }
 }
 
-/** Before: the refused page is inaccessible, the 404 too, and one button offers the browser. */
+/**
+ * Before: the refused page is inaccessible, the 404 too, the page the companion read is judged
+ * supported (complete, sure or likely: issue 58, or partial), and one button offers the browser.
+ */
 async function assertBefore(page) {
   const state = await readState(page);
   assert.equal(state.kinds[0], 'inaccessible', JSON.stringify(state));
   assert.equal(state.kinds[2], 'inaccessible');
-  assert.ok(['complete_support', 'partial_support'].includes(state.kinds[1]), state.kinds[1]);
+  assert.ok(['complete_support', 'likely_support', 'partial_support'].includes(state.kinds[1]), state.kinds[1]);
   assert.deepEqual(state.button, { text: 'Read through my browser', disabled: false });
   assert.equal(state.note, `localhost:${site.port} turned the companion away; your browser may be let in.`);
   assert.equal(await page.evaluate(() => document.querySelector('citelens-overlay').shadowRoot.querySelectorAll('[data-action="read-in-browser"]').length), 1);
 }
 
-/** After: re-judged in place, marked as read through the browser, the 404 left as it was. */
+/**
+ * After: re-judged in place as complete support (shown green, or "likely" where the model reads it
+ * with low confidence: issue 58), marked as read through the browser, the 404 left as it was.
+ */
 async function assertAfter(page) {
   const state = await waitFor(page, (s) => s.done && s.kinds[0] !== 'inaccessible', 'the re-check');
-  assert.equal(state.kinds[0], 'complete_support', JSON.stringify(state));
+  assert.ok(['complete_support', 'likely_support'].includes(state.kinds[0]), JSON.stringify(state));
   assert.equal(state.kinds[2], 'inaccessible');
   assert.equal(state.button, null, 'nothing left for the browser to read');
   assert.equal(state.viaBrowser, '1 source read through your browser');
   const overlay = await readOverlay(page);
   assert.equal(overlay.badges.length, ANSWER.length);
-  assert.equal(overlay.badges[0].label, 'Sentence 1: fully supported by source 1 — show evidence');
+  assert.equal(overlay.badges[0].judgment, 'complete_support');
+  const verdict = overlay.badges[0].kind === 'likely_support' ? 'likely supported by source 1: check the quote' : 'fully supported by source 1';
+  assert.equal(overlay.badges[0].label, `Sentence 1: ${verdict} — show evidence`);
 }
 
 /** The card of the first sentence says where its source was read. */

@@ -5,7 +5,7 @@
 // verdicts are compared with what each fixture sentence was written to be, the agreement is
 // printed, and it must stay above a floor: a guard against regressions, not a measure of the
 // model's quality (research/evaluation/evaluate.py measures that). A sentence written to be contradicted is
-// never shown as fully supported, with no tolerance (issue 36 item 5), nor is the myth page's
+// never shown as supported, fully or likely, with no tolerance (issue 36 item 5), nor is the myth page's
 // "made of steel", with the page in its site's chrome or bare.
 // Screenshots go to test-artifacts/; click→badge times are printed.
 import { after, before, test } from 'node:test';
@@ -42,8 +42,13 @@ const FIVE_FIELDS = ['answer_statement', 'cited_url', 'support_judgment', 'evide
 // 37 or 38 of the 40 sentences the fixtures then had, about 93 %; 40 of 47 is 85 %: worse,
 // reported.) With companion 0.13.0 (en.restates_negated), 2026-12-05: 42 of 47, both "made of
 // steel" sentences now contradicted as written for. The floor is the measured figure less 2
-// sentences: 40 of 47, at most 7 disagreements. Stated in sentences; a fixture sentence more or
-// less changes JUDGED and the floor is measured again.
+// sentences: 40 of 47, at most 7 disagreements. With companion 0.16.0 (issue 58: complete support
+// read with low confidence is shown "likely supported", and a likely badge agrees with a sentence
+// written to be complete), 2026-12-06: 40 of 47 (the 7 others: chatgpt's "light pollution" likely,
+// not partial; "made of puddled iron" and three "partial" sentences not supported; "rarely windy"
+// partial, not unsupported; phind's "not dead" partial). The floor stays 40: the measure is at it,
+// with no sentence to spare. Stated in sentences; a fixture sentence more or less changes JUDGED
+// and the floor is measured again.
 const JUDGED = 47;
 const AGREEMENT_FLOOR = 40;
 
@@ -100,15 +105,20 @@ for (const [engine, { fixture, expect, block_cited: blockCited = [] }] of ENGINE
     // Each sentence's verdict, read from its card opened by keyboard focus.
     const verdicts = await verdictsByText(page);
     agreement[engine] = compareVerdicts(verdicts, expect);
-    // Trust: no sentence its article was written to refute is shown green. No tolerance.
-    assert.deepEqual(agreement[engine].greenContradicted, [], 'written to be contradicted, shown as fully supported');
+    // Trust: no sentence its article was written to refute is shown supported, fully or likely. No tolerance.
+    assert.deepEqual(agreement[engine].greenContradicted, [], 'written to be contradicted, shown as supported');
     // A sentence cited only by its paragraph's chip says so in its card, and no other does.
     for (const v of verdicts) assert.equal(v.citedByBlock, blockCited.some((f) => v.text.includes(f)), `cited by the paragraph's link: "${v.text}"`);
 
     // Summary: the counts are those of the badges, with ALCE recall and precision.
-    // Complete support read with low confidence is counted apart, as "likely supported".
-    const judged = (j) => overlay.badges.filter((b) => b.judgment === j && (j !== 'complete_support' || b.kind !== 'likely_support')).length;
-    assert.match(overlay.bar, new RegExp(`^CiteLens${judged('complete_support')} of ${overlay.badges.length} sentences? fully supported`));
+    // Complete support read with low confidence (issue 58) is counted apart, as "likely supported":
+    // `sure` are the complete judgments shown green, `likely` the others.
+    const judged = (j) => overlay.badges.filter((b) => b.judgment === j).length;
+    const likely = overlay.badges.filter((b) => b.kind === 'likely_support').length;
+    const sure = judged('complete_support') - likely;
+    assert.match(overlay.bar, new RegExp(`^CiteLens${sure} of ${overlay.badges.length} sentences? fully supported`));
+    if (likely) assert.ok(overlay.bar.includes(` · ${likely} likely supported (check the quote)`), `likely_support in "${overlay.bar}"`);
+    else assert.doesNotMatch(overlay.bar, /likely supported/);
     for (const [judgment, words] of [['partial_support', 'partly'], ['no_support', 'not supported'], ['inaccessible', 'inaccessible'], ['no_citation', 'without citation']]) {
       if (judged(judgment)) assert.ok(overlay.bar.includes(`${judged(judgment)} ${words}`), `${judgment} in "${overlay.bar}"`);
     }
@@ -124,13 +134,15 @@ for (const [engine, { fixture, expect, block_cited: blockCited = [] }] of ENGINE
     assert.ok(basis, overlay.bar);
     assert.equal(Number(basis[1]), overlay.badges.length - judged('inaccessible') - judged('no_citation'), overlay.bar);
     assert.equal(Number(basis[2] || 0), blockCited.length, overlay.bar);
+    // Highlights: one per judgment, every complete one (sure and likely) under
+    // citelens-complete_support, the likely ones drawn over it as citelens-likely_support too.
     for (const judgment of ['complete_support', 'partial_support', 'no_support', 'inaccessible', 'no_citation']) {
       assert.equal(overlay.highlights[`citelens-${judgment}`] || 0, judged(judgment), `highlight citelens-${judgment}`);
     }
+    assert.equal(overlay.highlights['citelens-likely_support'] || 0, likely, 'highlight citelens-likely_support');
 
     // Hover a supported sentence's badge: the card quotes the cited page and links to the quote.
-    const supported =
-      overlay.badges.find((b) => b.kind === 'complete_support') || overlay.badges.find((b) => b.kind === 'partial_support');
+    const supported = ['complete_support', 'partial_support', 'likely_support'].map((k) => overlay.badges.find((b) => b.kind === k)).find(Boolean);
     assert.ok(supported, 'at least one sentence the model finds supported');
     await page.locator(`citelens-overlay .badge[data-index="${supported.index}"]`).hover();
     const card = page.locator('citelens-overlay .card');
@@ -193,7 +205,7 @@ for (const [engine, { fixture, expect, block_cited: blockCited = [] }] of ENGINE
 test(`the model gives the verdicts the fixtures were written for on at least ${AGREEMENT_FLOOR} of the ${JUDGED} sentences it judges, and never shows a contradicted one as supported`, (t) => {
   const { agreed, judged, disagreements, greenContradicted } = agreementOf(agreement);
   if (!judged) return t.skip('no engine page was checked');
-  assert.deepEqual(greenContradicted, [], 'sentences written to be contradicted, shown as fully supported');
+  assert.deepEqual(greenContradicted, [], 'sentences written to be contradicted, shown as supported (fully or likely)');
   // Every page checked: the count the floor was set for (a changed fixture restates the floor).
   if (Object.keys(agreement).length === ENGINES.length) assert.equal(judged, JUDGED, 'the fixtures changed: measure the agreement again and restate AGREEMENT_FLOOR');
   // Some pages checked (--test-name-pattern): the same number of disagreements at most.

@@ -19,8 +19,9 @@ const { fixture, expect } = JSON.parse(readFileSync(path.join(FIXTURES, 'e2e-exp
 // guard against regressions, not a measure of the model (research/evaluation/evaluate.py). Measured with the
 // companion of issue 36 item 1, 2026-12-03: 5 of 6, as in Chromium ("The Eiffel Tower is made of
 // steel." is partial, not contradicted; before item 1 all 6 agreed). The floor is that less 1
-// sentence, 4 of 6: less 2 would let half the page go. A sentence written to be contradicted is
-// never shown as fully supported, with no tolerance (issue 36 item 5).
+// sentence, 4 of 6: less 2 would let half the page go. With companion 0.16.0 (issue 58: a "likely
+// supported" badge agrees with a sentence written to be complete), 2026-12-06: 6 of 6. A sentence written to be contradicted is
+// never shown as supported, fully or likely, with no tolerance (issue 36 item 5).
 const JUDGED = 6;
 const AGREEMENT_FLOOR = 4;
 const MYTH = 'The Eiffel Tower is made of steel.';
@@ -64,14 +65,18 @@ test('Perplexity in Firefox: capture, streamed badges, highlights and the eviden
   const verdicts = compareVerdicts(await verdictsByText(page), expect);
   console.log(`# firefox perplexity: model verdicts agree with the intended ones on ${verdicts.agreed} of ${verdicts.judged} sentences`);
   const { disagreements, greenContradicted } = agreementOf({ perplexity: verdicts });
-  assert.deepEqual(greenContradicted, [], 'written to be contradicted, shown as fully supported');
+  assert.deepEqual(greenContradicted, [], 'written to be contradicted, shown as supported (fully or likely)');
   assert.equal(verdicts.judged, JUDGED, 'the fixture changed: measure the agreement again and restate AGREEMENT_FLOOR');
   assert.ok(
     verdicts.agreed >= AGREEMENT_FLOOR,
     `${verdicts.agreed} of ${verdicts.judged} sentences agree (floor ${AGREEMENT_FLOOR}); the others:\n${disagreements.join('\n')}`,
   );
-  const judged = overlay.badges.filter((b) => b.judgment === 'complete_support').length;
-  assert.equal(overlay.highlights['citelens-complete_support'] || 0, judged, 'CSS Custom Highlights in Firefox');
+  // Every complete judgment (sure and likely) under citelens-complete_support; the likely ones
+  // (read with low confidence, issue 58) drawn over it as citelens-likely_support too.
+  const complete = overlay.badges.filter((b) => b.judgment === 'complete_support').length;
+  const likely = overlay.badges.filter((b) => b.kind === 'likely_support').length;
+  assert.equal(overlay.highlights['citelens-complete_support'] || 0, complete, 'CSS Custom Highlights in Firefox');
+  assert.equal(overlay.highlights['citelens-likely_support'] || 0, likely, 'citelens-likely_support in Firefox');
   assert.ok(Object.keys(overlay.highlights).length >= 3, JSON.stringify(overlay.highlights));
   assert.match(overlay.bar, /Citation recall \d+% · precision \d+%/);
 

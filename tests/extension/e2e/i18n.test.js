@@ -80,6 +80,26 @@ async function checkIn(lang) {
 /** The badge word each kind must show, from a messages.json. */
 const wordOf = (messages, kind) => messages[`badge_${kind}`].message;
 
+/**
+ * The summary's "fully supported" count and its likely part (complete support read with low
+ * confidence, issue 58: "1 likely supported (check the quote)"), in the words of a messages.json:
+ * the part said after " · " when there are likely sentences, and no likely words when there are none.
+ */
+function assertCompleteCounts(bar, badges, messages, firstPart) {
+  const likely = badges.filter((b) => b.kind === 'likely_support').length;
+  const sure = badges.filter((b) => b.judgment === 'complete_support').length - likely;
+  assert.match(bar, firstPart(sure, badges.length), bar);
+  const lang = messages.language_tag.message;
+  const part = (n, form) => messages[`counts_likely_${form}`].message.replace('$COUNT$', String(n));
+  if (likely) {
+    const form = new Intl.PluralRules(lang).select(likely) === 'one' ? 'one' : 'other';
+    assert.ok(bar.includes(` · ${part(likely, form)}`), `"${part(likely, form)}" in "${bar}"`);
+  } else {
+    for (const form of ['one', 'other']) assert.ok(!bar.includes(part('', form).trim()), bar);
+  }
+}
+const FRENCH_FIRST = (sure, total) => new RegExp(`^CiteLensPhrases? entièrement soutenues?\u00a0: ${sure} sur ${total}`);
+
 test('a French browser: badges, their names, the card, the summary and the options page in French', { skip: NO_FRENCH }, async () => {
   const seen = await checkIn('fr');
   assert.match(seen.ui, /^fr/, 'the browser runs in French');
@@ -94,8 +114,7 @@ test('a French browser: badges, their names, the card, the summary and the optio
   const kinds = new Set(badges.map((b) => b.kind));
   for (const kind of ['no_citation', 'inaccessible']) assert.ok(kinds.has(kind), `a ${kind} badge`);
 
-  const complete = badges.filter((b) => b.judgment === 'complete_support').length;
-  assert.match(bar, new RegExp(`^CiteLensPhrases? entièrement soutenues?\u00a0: ${complete} sur ${badges.length}`), bar);
+  assertCompleteCounts(bar, badges, FR, FRENCH_FIRST);
   assert.match(bar, /Rappel des citations \d{1,3}[\u00a0\u202f]% · précision \d{1,3}[\u00a0\u202f]%/, bar);
   assert.match(bar, /\d+\u00a0sans citation/, bar);
   assert.doesNotMatch(bar, /sentence|fully supported|Citation recall|Export audit card/, bar);
@@ -120,8 +139,7 @@ test('the same page in an English browser is in English', async () => {
     assert.equal(badge.word, wordOf(EN, badge.kind), `badge ${badge.index} (${badge.kind})`);
     assert.match(badge.label, /^Sentence \d+: /, badge.label);
   }
-  const complete = badges.filter((b) => b.judgment === 'complete_support').length;
-  assert.match(bar, new RegExp(`^CiteLens${complete} of ${badges.length} sentences? fully supported`), bar);
+  assertCompleteCounts(bar, badges, EN, (sure, total) => new RegExp(`^CiteLens${sure} of ${total} sentences? fully supported`));
   assert.match(bar, /Citation recall \d{1,3}% · precision \d{1,3}%/, bar);
   assert.ok(seen.buttons.includes('Export audit card'), seen.buttons.join(' | '));
   assert.match(seen.heading, /— sentence \d+$/, seen.heading);
@@ -145,8 +163,7 @@ test('Firefox ESR in French: badges, their names and the summary in French', { s
       assert.equal(badge.word, wordOf(FR, badge.kind), `badge ${badge.index} (${badge.kind})`);
       assert.match(badge.label, /^Phrase \d+\u00a0: /, badge.label);
     }
-    const complete = badges.filter((b) => b.judgment === 'complete_support').length;
-    assert.match(bar, new RegExp(`^CiteLensPhrases? entièrement soutenues?\u00a0: ${complete} sur ${badges.length}`), bar);
+    assertCompleteCounts(bar, badges, FR, FRENCH_FIRST);
     assert.match(bar, /Rappel des citations \d{1,3}[\u00a0\u202f]% · précision \d{1,3}[\u00a0\u202f]%/, bar);
     await page.screenshot({ path: path.join(ARTIFACTS, 'firefox-i18n-fr.png') });
   } finally {

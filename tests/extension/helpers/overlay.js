@@ -143,14 +143,17 @@ export function verdictsByText(page) {
 /**
  * Matches each expected sentence (by a fragment of its text) to a verdict. Verdicts that follow
  * from the pipeline alone (a dead link, no citation) must match; the model's calls are counted.
- * `greenContradicted` lists the sentences written to be contradicted (their articles refute
- * them) that the overlay shows as fully supported: the trust requirement, which has no
- * tolerance (issue 36 item 5).
+ * A `likely_support` badge is complete support read with low confidence (issue 58): its judgment
+ * is complete_support, so it agrees with a fixture that means complete_support, and with nothing
+ * else. `greenContradicted` lists the sentences written to be contradicted (their articles refute
+ * them) that the overlay shows as supported at all, fully or likely: the trust requirement,
+ * which has no tolerance (issue 36 item 5).
  * @param {{kind: string, text: string}[]} verdicts
  * @param {Record<string, string[]>} expect  fragment → acceptable kinds
  */
 export function compareVerdicts(verdicts, expect) {
   const FACTS = ['inaccessible', 'no_citation'];
+  const SUPPORTED = ['complete_support', 'likely_support'];
   const result = { agreed: 0, judged: 0, disagreements: [], greenContradicted: [] };
   for (const [fragment, allowed] of Object.entries(expect)) {
     const found = verdicts.find((v) => v.text.includes(fragment));
@@ -160,10 +163,11 @@ export function compareVerdicts(verdicts, expect) {
       continue;
     }
     result.judged++;
-    if (allowed.includes('contradicted') && !allowed.includes('complete_support') && found.kind === 'complete_support') {
+    if (allowed.includes('contradicted') && !allowed.includes('complete_support') && SUPPORTED.includes(found.kind)) {
       result.greenContradicted.push(found.text);
     }
-    if (allowed.includes(found.kind)) result.agreed++;
+    const judgment = found.kind === 'likely_support' ? 'complete_support' : found.kind;
+    if (allowed.includes(judgment)) result.agreed++;
     else result.disagreements.push({ sentence: found.text, model: found.kind, intended: allowed });
   }
   return result;
