@@ -45,7 +45,7 @@ from ..config import DEFAULT_PORT, Settings, config_dir
 from ..errors import CiteLensError, RequestInvalid
 from ..judging.judges import model_dirs
 from ..model.cpu import compute_facts
-from ..model.folder import ModelConfig, load_config
+from ..model.folder import LanguageFigure, ModelConfig, load_config
 from ..model.infer import model_pool
 from ..records import Citation, SourceResult
 from ..runtime import Runtime, build_judge
@@ -560,11 +560,16 @@ def _figures(config: ModelConfig) -> list[str]:
     if not config.measured:
         return []
 
+    def read(code: str, figure: LanguageFigure) -> bool:
+        # A pair is read only between two languages the model checks (judges.py).
+        return figure.checked and set(code.split("-")) <= set(config.languages)
+
     def group(pairs: bool, checked: bool) -> str:
         return ", ".join(
-            f"{code}\u00a0{f.shown}"  # no break between a code and its figure
+            # No break inside a code and its figure ("de 0.740 with a 95 % lower bound of 0.713").
+            f"{code} {f.shown}".replace(" ", "\u00a0")
             for code, f in config.measured
-            if ("-" in code) == pairs and f.checked == checked
+            if ("-" in code) == pairs and read(code, f) == checked
         )
 
     floors = sorted({f"{f.floor:.2f}" for _, f in config.measured})
@@ -572,7 +577,12 @@ def _figures(config: ModelConfig) -> list[str]:
     for pairs, what in ((False, "per language"), (True, "across languages (page-sentence)")):
         if pairs and not config.measures_across:
             continue
-        for checked, verdict in ((True, "judged"), (False, "under the floor, not checked")):
+        under = (
+            "not read (under the floor, or a language not checked)"
+            if pairs
+            else ("under the floor, not checked")
+        )
+        for checked, verdict in ((True, "judged"), (False, under)):
             if figures := group(pairs, checked):
                 out.append(f"  {what}, {verdict}: {figures}")
     return out

@@ -32,4 +32,4 @@ def test_building_the_package_warns_about_nothing(tmp_path: Path):
     assert done.returncode == 0, done.stderr[-3000:]
     warnings = [line for line in done.stderr.splitlines() if "Warning" in line or "!!" in line]
     assert warnings == [], "\n".join(warnings)
-    assert (tmp_path / "lib" / "companion" / "judging" / "rules" / "en.json").is_file()
+    assert (tmp_path / "lib" / "companion" / "languages" / "en.json").is_file()

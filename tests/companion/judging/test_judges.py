@@ -14,7 +14,7 @@ import pytest
 
 from companion.judging.judge import Judge
 from companion.judging.judges import Judges
-from companion.model.folder import ModelConfig
+from companion.model.folder import LanguageFigure, ModelConfig
 from companion.records import Citation, SourceResult
 from companion.sources.extract import html_to_document
 from companion.text.language import NAMES
@@ -90,3 +90,33 @@ def test_english_and_french_answers_are_still_judged(language):
     [statement] = statements(answer, [_cited(answer)])
     assert statement.language == language
     assert _judges().judge(statement, {}).judgment != "not_checked"
+
+
+def test_a_pair_read_well_across_is_not_read_where_the_page_language_is_not_checked():
+    # Passed before it was written: kept, since the doctor once listed such pairs as judged.
+    """Issue 59 item 4: a pair's figure reaching the floor (German pages with English claims,
+    0.767 with a lower bound of 0.740) reads nothing where the model does not check the page's own
+    language (German: a lower bound of 0.713): the page is not checked, and says so."""
+    floor = 0.72
+    measured = (
+        ("en", LanguageFigure(0.76, floor, lower=0.73)),
+        ("fr", LanguageFigure(0.75, floor, lower=0.725)),
+        ("de", LanguageFigure(0.74, floor, lower=0.713)),
+        ("de-en", LanguageFigure(0.767, floor, lower=0.740)),
+        ("fr-en", LanguageFigure(0.763, floor, lower=0.736)),
+    )
+    multilingual = dataclasses.replace(_config("multilingual", ("fr", "en")), measured=measured)
+    judges = Judges([_config("english", ("en",)), multilingual], lambda c: Judge(WordNLI(), c))
+    answer = _row("en")["premise"]
+    [statement] = statements(answer, [_cited(answer)])
+    for language, read in (("de", False), ("fr", True)):
+        page = html_to_document(
+            URL, f"<html><body><p>{_row(language)['premise']}</p></body></html>", max_chars=10_000
+        )
+        judged = judges.judge(statement, {URL: SourceResult(URL, page)})
+        assert (judged.judgment != "not_checked") == read, (language, judged.per_citation[0].reason)
+    german = html_to_document(
+        URL, f"<html><body><p>{_row('de')['premise']}</p></body></html>", max_chars=9_999
+    )
+    [citation] = judges.judge(statement, {URL: SourceResult(URL, german)}).per_citation
+    assert citation.reason.startswith(f"the page is in German; {READS} (judged at 0.740 with a 95 % lower")
