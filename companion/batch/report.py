@@ -127,18 +127,11 @@ def _line(statement: dict[str, Any]) -> Line:
     cited = []
     for pc in statement.get("per_citation") or ():
         evidence = pc.get("evidence") or ()
-        cited.append(
-            Cited(
-                pc["url"],
-                quote_label(pc["judgment"], bool(statement["contradicted"]))
-                if evidence
-                else NO_PASSAGE
-                if pc["judgment"] == "no_support"
-                else "",
-                evidence[0]["text"] if evidence else "",
-                why_words(pc),
-            )
-        )
+        if evidence:
+            label = quote_label(pc["judgment"], bool(statement["contradicted"]))
+        else:
+            label = NO_PASSAGE if pc["judgment"] == "no_support" else ""
+        cited.append(Cited(pc["url"], label, evidence[0]["text"] if evidence else "", why_words(pc)))
     return Line(
         statement["judgment"],
         bool(statement["contradicted"]),
