@@ -83,3 +83,14 @@ class MemoryFetcher:
             raise SourceUnavailable("http 404")
         body = self.pages[url].encode()
         return Fetched(url, url, 200, "text/html", body, "utf-8")
+
+
+# Three small pages the word backend reads (WordNLI), shared by the judge's and the pipeline's tests.
+BEES = "https://bees.example/colony"
+SUN = "https://garden.example/tomatoes"
+MYTH = "https://myths.example/bees"
+WORD_PAGES = {
+    BEES: ["A colony has a single queen.", "The queen lays up to 2,000 eggs a day.", "Drones do not sting."],
+    SUN: ["Tomatoes need six hours of direct sun a day.", "Water them deeply twice a week."],
+    MYTH: ["Bees are not deaf to sound.", "Queens mate in flight with many drones."],
+}

@@ -37,7 +37,8 @@ from companion.sources.addresses import AddressPolicy, non_global_reason
 from companion.sources.fetch import PageFetcher, check_browser_address
 from tests.conftest import free_port
 
-from .fakes import MemoryFetcher, WordNLI, fake_model
+from .fakes import BEES, MYTH, MemoryFetcher, WordNLI, fake_model
+from .fakes import WORD_PAGES as TEXTS
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = Path(__file__).parent.parent / "fixtures" / "pages"
@@ -326,14 +327,6 @@ def test_every_shared_range_is_private_here_too() -> None:
 
 # --- answer order, and the same result whatever the arrival order (fakes.py's word backend) ------
 
-BEES = "https://bees.example/colony"
-SUN = "https://garden.example/tomatoes"
-MYTH = "https://myths.example/bees"
-TEXTS = {
-    BEES: ["A colony has a single queen.", "The queen lays up to 2,000 eggs a day.", "Drones do not sting."],
-    SUN: ["Tomatoes need six hours of direct sun a day.", "Water them deeply twice a week."],
-    MYTH: ["Bees are not deaf to sound.", "Queens mate in flight with many drones."],
-}
 
 
 def html(url: str) -> str:

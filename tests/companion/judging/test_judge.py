@@ -25,7 +25,8 @@ from companion.records import (
 )
 from companion.sources.extract import document_from_passages
 
-from ..fakes import ScriptedNLI, WordNLI, fake_model
+from ..fakes import BEES, SUN, ScriptedNLI, WordNLI, fake_model
+from ..fakes import WORD_PAGES as PAGES
 
 T = Thresholds(complete=0.5, partial=0.25, claim=0.5, contradiction=0.9)
 
@@ -48,14 +49,6 @@ def test_a_combiner_fitted_to_another_features_version_is_refused_in_words():
 
 # --- the judge with the word backend --------------------------------------------------------------
 
-BEES = "https://bees.example/colony"
-SUN = "https://garden.example/tomatoes"
-MYTH = "https://myths.example/bees"
-PAGES = {
-    BEES: ["A colony has a single queen.", "The queen lays up to 2,000 eggs a day.", "Drones do not sting."],
-    SUN: ["Tomatoes need six hours of direct sun a day.", "Water them deeply twice a week."],
-    MYTH: ["Bees are not deaf to sound.", "Queens mate in flight with many drones."],
-}
 
 
 def sources() -> dict[str, SourceResult]:

@@ -8,11 +8,13 @@ each statement was judged in."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
 import subprocess
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -79,16 +81,18 @@ def test_a_port_that_is_no_port_is_refused_in_one_line(command: list[str], port:
     assert f"argument --port: {port!r} is not a port: give a number from 1 to 65535" in err, err
 
 
-async def test_serve_on_port_0_prints_the_port_it_got_and_answers_there(tmp_path: Path):
-    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path), "PYTHONPATH": str(_REPO)}
+@contextlib.asynccontextmanager
+async def _serving(state: Path, port: int) -> AsyncIterator[tuple[asyncio.subprocess.Process, list[str]]]:
+    """`citelens serve --port PORT` as a user starts it, and the lines it printed up to its pairing
+    hint; stopped on the way out."""
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
         "companion.service.cli",
         "serve",
         "--port",
-        "0",
-        env=env,
+        str(port),
+        env=_env(state),
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
@@ -100,6 +104,14 @@ async def test_serve_on_port_0_prints_the_port_it_got_and_answers_there(tmp_path
             line = (await asyncio.wait_for(process.stdout.readline(), 120)).decode()
             assert line, "serve ended before its pairing hint: " + "".join(lines)
             lines.append(line)
+        yield process, lines
+    finally:
+        process.terminate()
+        await process.wait()
+
+
+async def test_serve_on_port_0_prints_the_port_it_got_and_answers_there(tmp_path: Path):
+    async with _serving(tmp_path, 0) as (_, lines):
         address = next(
             re.search(r"companion on http://127\.0\.0\.1:(\d+)$", x.strip())
             for x in lines
@@ -112,9 +124,6 @@ async def test_serve_on_port_0_prints_the_port_it_got_and_answers_there(tmp_path
         async with aiohttp.ClientSession() as session:
             health = await session.get(f"http://127.0.0.1:{port}/v1/health")
             assert health.status == 200, await health.text()
-    finally:
-        process.terminate()
-        await process.wait()
 
 
 def _statement(index: int, judgment: str, **extra: object) -> dict[str, object]:
@@ -636,25 +645,7 @@ async def test_doctor_fails_when_another_program_holds_the_port(tmp_path: Path):
 
 async def test_serve_on_another_port_hints_pair_with_that_port(tmp_path: Path):
     port = free_port()
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "companion.service.cli",
-        "serve",
-        "--port",
-        str(port),
-        env=_env(tmp_path),
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    assert process.stdout is not None
-    try:
-        lines: list[str] = []
-        while not any("pair the extension" in line for line in lines):
-            line = (await asyncio.wait_for(process.stdout.readline(), 120)).decode()
-            assert line, "serve ended before its pairing hint: " + "".join(lines)
-            lines.append(line)
+    async with _serving(tmp_path, port) as (process, lines):
         assert f"`citelens pair --port {port} CODE`" in lines[-1]
         # The line printed when the extension asks to pair names the port as well.
         async with aiohttp.ClientSession() as session:
@@ -665,11 +656,9 @@ async def test_serve_on_another_port_hints_pair_with_that_port(tmp_path: Path):
             )
             assert started.status == 201, await started.text()
             code = (await started.json())["code"]
+        assert process.stdout is not None
         announced = (await asyncio.wait_for(process.stdout.readline(), 30)).decode()
         assert f"`citelens pair --port {port} {code}`" in announced, announced
-    finally:
-        process.terminate()
-        await process.wait()
 
 
 _COMMANDS = [
