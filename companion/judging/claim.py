@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from functools import cache
 
 from ..records import Statement, Words
-from ..text.analysis import analyse
 from ..text.claims import in_context
 from ..text.language import Lexicon, lexicon
 from ..text.values import Quantity, quantities
@@ -87,8 +86,8 @@ def claim_of(text: str, rules: RuleBook) -> Claim:
 
 
 def _claim(text: str, in_context: str, rules: RuleBook, language: Lexicon) -> Claim:
-    written = analyse(text, language)
-    read = written if in_context == text else analyse(in_context, language)
+    written = language.words(text)
+    read = written if in_context == text else language.words(in_context)
     words = tuple(rules.word.findall(text.lower()))
     return Claim(
         text,

@@ -329,13 +329,13 @@ class Judge:
             crossed = _across(claims.language.code, reading.document)
             facts = self._source_facts(claims.claim, relations, reading, crossed)
             scale = self.across if crossed and self.across else self._own_scale(claims.language.code)
-            verdict = decide_source(facts, scale.combiner, scale.thresholds)
+            verdict = decide_source(facts, scale)
             if verdict.judgment in ("complete_support", "partial_support"):
                 evidence = covering_quote(
                     [(claims.claim.read, [reading])],
                     self.judging,
                     scale.thresholds.entailment_floor,
-                    facts.unquotable,
+                    _unquotable(facts),
                 )
                 score = round(verdict.reported, 4)
                 found.append(FoundElsewhere(url, cited_by.get(url), verdict.judgment, score, evidence))
@@ -544,9 +544,8 @@ class Judge:
             ]
             floor = decided.scale.thresholds.entailment_floor
             quoted = supported or [(read.claims.claim.read, [source])]
-            evidence = covering_quote(
-                quoted, self.judging, floor, facts.unquotable, self._read_alone(quoted, facts.unquotable)
-            )
+            never = _unquotable(facts)
+            evidence = covering_quote(quoted, self.judging, floor, never, self._read_alone(quoted, never))
             if decided.conflicting[citation.url] or verdict.contradicted:
                 shown = {e.sentence_index for e in evidence}
                 opposite = tuple(
@@ -647,6 +646,11 @@ def _without_evidence(
     statement: Statement, judgment: Judgment, per: tuple[CitationJudgment, ...]
 ) -> StatementJudgment:
     return StatementJudgment(statement, judgment, 0.0, False, per, (), (), 0)
+
+
+def _unquotable(facts: SourceFacts) -> frozenset[int]:
+    """The sentences never shown as support (evidence.covering_quote)."""
+    return facts.says_otherwise | facts.framed
 
 
 def _unique(evidence: Iterable[Evidence]) -> tuple[Evidence, ...]:

@@ -146,11 +146,6 @@ class SourceFacts:
     # Those of `says_otherwise` flagged by a reading that does not settle it, reading by reading.
     unconfirmed: tuple[Unconfirmed, ...] = ()
 
-    @property
-    def unquotable(self) -> frozenset[int]:
-        """The sentences never shown as support (evidence.covering_quote)."""
-        return self.says_otherwise | self.framed
-
 
 @dataclass(frozen=True, slots=True)
 class AtomFacts:
@@ -192,6 +187,9 @@ class Scale:
 
     combiner: Combiner
     thresholds: Thresholds
+
+    def score(self, features: Sequence[float]) -> float:
+        return self.combiner.score(features)
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,8 +234,8 @@ def verdicts(facts: ClaimFacts, own: Scale, across: Scale | None = None) -> Verd
 
     return Verdicts(
         statement,
-        tuple(atom_score(a, scale.combiner) for a in view.atoms),
-        {url: decide_citation(facts, url, of(url).combiner, of(url).thresholds) for url in facts.sources},
+        tuple(atom_score(a, scale) for a in view.atoms),
+        {url: decide_citation(facts, url, of(url)) for url in facts.sources},
         {url: conflicting(source, own.thresholds) for url, source in facts.sources.items()},
         scale,
     )
@@ -257,9 +255,9 @@ def decide_sides(facts: ClaimFacts, own: Scale, across: Scale | None) -> tuple[D
     on a scale fitted to neither. Each side's hedges are its own sources' rules; contradictions
     and readings of the opposite come from every source (`beside`)."""
     if across is None or not facts.across:
-        return decide_statement(facts, own.combiner, own.thresholds), own, facts
+        return decide_statement(facts, own), own, facts
     if set(facts.sources) <= facts.across:
-        return decide_statement(facts, across.combiner, across.thresholds), across, facts
+        return decide_statement(facts, across), across, facts
     if facts.sides is None:
         raise ValueError("a statement with sources on both sides of the language line needs each side read")
     decided = []
@@ -267,7 +265,7 @@ def decide_sides(facts: ClaimFacts, own: Scale, across: Scale | None) -> tuple[D
         urls = frozenset(url for url in facts.sources if (url in facts.across) == theirs)
         view = _side(facts, side, urls)
         beside = [s for url, s in facts.sources.items() if url not in urls]
-        decided.append((decide_statement(view, scale.combiner, scale.thresholds, beside), scale, view))
+        decided.append((decide_statement(view, scale, beside), scale, view))
     return max(decided, key=lambda d: _RANK[d[0].judgment])
 
 
@@ -398,19 +396,18 @@ def confidence(
     return "high" if t.green is not None and reading.entailment >= t.green and not conflicts else "low"
 
 
-def decide_statement(
-    facts: ClaimFacts, combiner: Combiner, t: Thresholds, beside: Sequence[SourceFacts] = ()
-) -> Decision:
+def decide_statement(facts: ClaimFacts, scale: Scale, beside: Sequence[SourceFacts] = ()) -> Decision:
     """The statement's verdict against all its sources: contradicted when any source
     contradicts it; hedged only where no source asserts it, or the model reads no entailment.
     `beside`: the statement's sources on the other side of the language line (decide_sides),
     whose contradictions and readings of the opposite count here too, not their scores or hedges."""
     every = [*facts.sources.values(), *beside]
-    score = combiner.score(facts.features)
+    t = scale.thresholds
+    score = scale.score(facts.features)
     whole = reads(facts.reading, t)
     several = len(facts.atoms) > 1
     scored = [
-        (atom_score(a, combiner) if several else score, whole or (several and reads(a.reading, t)))
+        (atom_score(a, scale) if several else score, whole or (several and reads(a.reading, t)))
         for a in facts.atoms
     ]
     contra = tuple(dict.fromkeys(r for s in every for r in against(s, t)))
@@ -434,30 +431,31 @@ def decide_statement(
     )
 
 
-def decide_citation(facts: ClaimFacts, url: str, combiner: Combiner, t: Thresholds) -> Decision:
+def decide_citation(facts: ClaimFacts, url: str, scale: Scale) -> Decision:
     """One citation's verdict: the statement against this source alone, fact by fact. A fact's
     reading in this source is its features' first, the model's best entailment there (FEATURES)."""
-    source = facts.sources[url]
+    source, t = facts.sources[url], scale.thresholds
     whole = reads(source.reading, t)
     scored = [
-        (combiner.score(a.per_source[url]), whole or _sigmoid(a.per_source[url][0]) >= t.entailment_floor)
+        (scale.score(a.per_source[url]), whole or _sigmoid(a.per_source[url][0]) >= t.entailment_floor)
         for a in facts.atoms
         if url in a.per_source
     ]
     if len(scored) <= 1:
-        scored = [(combiner.score(source.features), whole)]
-    return _decide_one(source, scored, combiner, t)
+        scored = [(scale.score(source.features), whole)]
+    return _decide_one(source, scored, scale)
 
 
-def decide_source(source: SourceFacts, combiner: Combiner, t: Thresholds) -> Decision:
+def decide_source(source: SourceFacts, scale: Scale) -> Decision:
     """A source's verdict for the statement as a whole (found elsewhere reads no atoms)."""
-    return _decide_one(source, [(combiner.score(source.features), reads(source.reading, t))], combiner, t)
+    return _decide_one(
+        source, [(scale.score(source.features), reads(source.reading, scale.thresholds))], scale
+    )
 
 
-def _decide_one(
-    source: SourceFacts, facts: Sequence[tuple[float, bool]], combiner: Combiner, t: Thresholds
-) -> Decision:
-    score = combiner.score(source.features)
+def _decide_one(source: SourceFacts, facts: Sequence[tuple[float, bool]], scale: Scale) -> Decision:
+    t = scale.thresholds
+    score = scale.score(source.features)
     hedges = tuple(f"rule:{r}" for r in source.hedges)
     if not any(read for _, read in facts):
         hedges += ("model.no_entailment",)
@@ -480,9 +478,9 @@ def _sigmoid(logit: float) -> float:
     return 1 / (1 + math.exp(-logit))
 
 
-def atom_score(atom: AtomFacts, combiner: Combiner) -> float:
+def atom_score(atom: AtomFacts, scale: Scale) -> float:
     """An atom's score: its best against any one source (the atoms are judged source by source)."""
-    return max((combiner.score(f) for f in atom.per_source.values()), default=0.0)
+    return max((scale.score(f) for f in atom.per_source.values()), default=0.0)
 
 
 def reads(reading: Entailment, t: Thresholds) -> bool:

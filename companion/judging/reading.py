@@ -11,7 +11,7 @@ with them, text/analysis.py), the model behind the NLIBackend protocol.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -397,7 +397,7 @@ def _readings(
     for plan, window_scores, joined_score, topical, checked, theirs, denials in zip(
         plans, own, joined_scores, on_topic, confirmed, opposed, denied, strict=True
     ):
-        sentences = sentence_words(plan.document, language.lexicon)
+        sentences = _sentence_words(plan.document, language)
         decided = plan.decided or (True,) * len(plan.windows)
         texts = [s for s, d in zip(window_scores, decided) if d] + (
             [joined_score] if plan.joined_decided else []
@@ -413,7 +413,7 @@ def _readings(
             topical,
             language,
             plan.top,
-            joined([sentences[i] for i in plan.top]),
+            _words_of(plan.document, plan.top, language),
             sentences,
             plan.page,
             checked,
@@ -566,8 +566,18 @@ def _most_entailing(
     return max(texts)[3]
 
 
+def _sentence_words(document: Document, language: ClaimLanguage) -> tuple[Words, ...]:
+    return sentence_words(document, language.lexicon)
+
+
+def _words_of(document: Document, indices: Iterable[int], language: ClaimLanguage) -> Words:
+    """These sentences of the document read as one text, in the claim's language."""
+    sentences = _sentence_words(document, language)
+    return joined([sentences[i] for i in indices])
+
+
 def _window_words(document: Document, window: Window, language: ClaimLanguage) -> Words:
-    return joined(sentence_words(document, language.lexicon)[window.first : window.last + 1])
+    return _words_of(document, range(window.first, window.last + 1), language)
 
 
 def given_elsewhere(
@@ -579,7 +589,7 @@ def given_elsewhere(
     An SNLI-trained model reads a date missing from the premise as a conflicting one: "When it
     opened, the tower was 300 metres tall" contradicts "When it opened in 1889 it was 300 metres
     tall" at 0.99 for it, and at 0.12 once "The tower was completed in March 1889" comes first."""
-    sentences = sentence_words(document, language.lexicon)
+    sentences = _sentence_words(document, language)
     inside = _window_words(document, window, language)
     numbers = claim.numbers - inside.numbers
     names = {n for n in claim.names if n not in window.text.lower()}

@@ -22,17 +22,7 @@ __all__ = ["Overlap", "Words", "analyse", "content_terms", "joined", "overlap", 
 def analyse(text: str, language: str | Lexicon) -> Words:
     """`text`'s words in `language` (a code, or its lexicon resolved already): its terms in order,
     its numbers and names."""
-    words = _lexicon(language)
-    terms = tuple(words.terms(text))
-    return Words(
-        text,
-        words.language,
-        terms,
-        frozenset(terms),
-        frozenset(words.numbers(text)),
-        frozenset(words.names(text)),
-        text.lower(),
-    )
+    return _lexicon(language).words(text)
 
 
 def content_terms(text: str, language: str | Lexicon = "en") -> list[str]:

@@ -46,6 +46,7 @@ from functools import cache, lru_cache
 from types import MappingProxyType
 
 from .. import languages
+from ..records import Words
 
 __all__ = ["DETECTED", "NAMES", "UNDETERMINED", "Lexicon", "detect_language", "lexicon", "own_script"]
 
@@ -394,6 +395,19 @@ class Lexicon:
 
     def numbers(self, text: str) -> list[str]:
         return [self.to_number(n) for n in self.number.findall(text)]
+
+    def words(self, text: str) -> Words:
+        """`text`'s terms in order, its numbers and names: everything a stage reads of it."""
+        terms = tuple(self.terms(text))
+        return Words(
+            text,
+            self.language,
+            terms,
+            frozenset(terms),
+            frozenset(self.numbers(text)),
+            frozenset(self.names(text)),
+            text.lower(),
+        )
 
     def names(self, text: str) -> set[str]:
         return {m.lower() for m in self.name.findall(text) if m.lower() not in self.stopwords}

@@ -14,6 +14,7 @@ from companion.judging.combiner import Combiner
 from companion.judging.policy import (
     AtomFacts,
     ClaimFacts,
+    Scale,
     SourceFacts,
     WindowFacts,
     against,
@@ -166,22 +167,24 @@ def _facts(entailment: float, *, hedges=(), windows=()) -> ClaimFacts:
 
 
 def test_complete_support_needs_the_models_own_reading():
-    assert decide_statement(_facts(0.9), COMBINER, T).judgment == "complete_support"
+    assert decide_statement(_facts(0.9), Scale(COMBINER, T)).judgment == "complete_support"
     # Full coverage with a combiner that reads it as support: the model's entailment under its
     # floor still rules out complete support.
     weighted = Thresholds(complete=0.05, partial=0.01, claim=0.05, contradiction=0.9, entailment_floor=0.3)
-    verdict = decide_statement(_facts(0.2), COMBINER, weighted)
+    verdict = decide_statement(_facts(0.2), Scale(COMBINER, weighted))
     assert verdict.judgment == "no_support"
     assert "model.no_entailment" in verdict.reasons
 
 
 def test_a_rule_finding_is_named_and_a_negation_the_model_reads_contradicts():
-    hedged = decide_statement(_facts(0.9, hedges=("en.framed",)), COMBINER, T)
+    hedged = decide_statement(_facts(0.9, hedges=("en.framed",)), Scale(COMBINER, T))
     assert (hedged.judgment, hedged.reasons) == ("no_support", ("rule:en.framed",))
-    negated = decide_statement(_facts(0.9, windows=(WindowFacts(0.75, 0.75, (NEGATES,)),)), COMBINER, T)
+    negated = decide_statement(
+        _facts(0.9, windows=(WindowFacts(0.75, 0.75, (NEGATES,)),)), Scale(COMBINER, T)
+    )
     assert negated.judgment == "no_support" and negated.contradicted
     assert negated.reasons[0] == "rule:en.negates"
-    assert decide_citation(_facts(0.9, hedges=("en.framed",)), "u", COMBINER, T).reasons == (
+    assert decide_citation(_facts(0.9, hedges=("en.framed",)), "u", Scale(COMBINER, T)).reasons == (
         "rule:en.framed",
     )
 
@@ -193,7 +196,7 @@ def test_a_source_that_says_the_opposite_contradicts_and_is_named_first():
     facts = ClaimFacts(
         features, reading, {"u": source}, (AtomFacts("claim", features, reading, {"u": features}),)
     )
-    verdict = decide_statement(facts, COMBINER, T)
+    verdict = decide_statement(facts, Scale(COMBINER, T))
     assert verdict.judgment == "no_support" and verdict.contradicted
     assert verdict.reasons[0] == "rule:en.opposite"
 
@@ -223,19 +226,25 @@ VETO = Thresholds(
 )
 def test_one_window_read_as_the_opposite_keeps_a_reading_from_green(window, judgment, confidence, reasons):
     facts = _facts(0.95, windows=(WindowFacts(0.01, 0.01), window))
-    for verdict in (decide_statement(facts, COMBINER, VETO), decide_citation(facts, "u", COMBINER, VETO)):
+    for verdict in (
+        decide_statement(facts, Scale(COMBINER, VETO)),
+        decide_citation(facts, "u", Scale(COMBINER, VETO)),
+    ):
         assert (verdict.judgment, verdict.confidence, verdict.reasons) == (judgment, confidence, reasons)
         assert verdict.contradicted == (judgment == "no_support")
     # With the bar off (the default) the same window is no reading of the opposite: green.
     off = dataclasses.replace(VETO, conflict=1.01)
-    assert decide_statement(facts, COMBINER, off).confidence == ("high" if confidence else None)
+    assert decide_statement(facts, Scale(COMBINER, off)).confidence == ("high" if confidence else None)
 
 
 def test_green_needs_the_models_green_bar():
-    assert decide_statement(_facts(0.95), COMBINER, VETO).confidence == "high"
-    assert decide_statement(_facts(0.7), COMBINER, VETO).confidence == "low"  # complete, under 0.8
-    assert decide_statement(_facts(0.95), COMBINER, dataclasses.replace(VETO, green=None)).confidence == "low"
-    assert decide_statement(_facts(0.1), COMBINER, VETO).confidence is None
+    assert decide_statement(_facts(0.95), Scale(COMBINER, VETO)).confidence == "high"
+    assert decide_statement(_facts(0.7), Scale(COMBINER, VETO)).confidence == "low"  # complete, under 0.8
+    assert (
+        decide_statement(_facts(0.95), Scale(COMBINER, dataclasses.replace(VETO, green=None))).confidence
+        == "low"
+    )
+    assert decide_statement(_facts(0.1), Scale(COMBINER, VETO)).confidence is None
 
 
 @given(
@@ -244,7 +253,9 @@ def test_green_needs_the_models_green_bar():
 )
 def test_green_never_stands_beside_a_reading_of_the_opposite(entailment, readings):
     windows = tuple(WindowFacts(c, k) for c, k in readings)
-    verdict = decide_statement(_facts(min(max(entailment, 0.01), 0.99), windows=windows), COMBINER, VETO)
+    verdict = decide_statement(
+        _facts(min(max(entailment, 0.01), 0.99), windows=windows), Scale(COMBINER, VETO)
+    )
     if any(min(c, k) >= VETO.conflict for c, k in readings):
         assert verdict.confidence != "high"
 
@@ -252,7 +263,7 @@ def test_green_never_stands_beside_a_reading_of_the_opposite(entailment, reading
 def test_numbers_that_disagree_contradict_and_the_reason_names_both():
     another = Rule("en.another_number", "another_number", "contradict")
     window = WindowFacts(0.2, 0.2, (another,), ("2,000", "4,500"))
-    verdict = decide_statement(_facts(0.9, windows=(window,)), COMBINER, VETO)
+    verdict = decide_statement(_facts(0.9, windows=(window,)), Scale(COMBINER, VETO))
     assert verdict.judgment == "no_support" and verdict.contradicted
     assert verdict.reasons[0] == "rule:en.another_number"
     assert verdict.details == {"rule:en.another_number": {"claim": "2,000", "source": "4,500"}}
@@ -280,15 +291,14 @@ CASCADE = dataclasses.replace(
 )
 def test_a_window_is_compared_with_the_bars_of_the_model_that_read_it(window, judgment):
     facts = _facts(0.95, windows=(WindowFacts(0.01, 0.01), window))
-    assert decide_statement(facts, COMBINER, CASCADE).judgment == judgment
+    assert decide_statement(facts, Scale(COMBINER, CASCADE)).judgment == judgment
     # Without fast bars (one model, or a cascade fitted before them) every window reads on one scale.
     one = dataclasses.replace(CASCADE, fast_contradiction=None, fast_conflict=None)
     assert (
-        decide_statement(facts, COMBINER, one).judgment
+        decide_statement(facts, Scale(COMBINER, one)).judgment
         == decide_statement(
             _facts(0.95, windows=(WindowFacts(0.01, 0.01), dataclasses.replace(window, fast=False))),
-            COMBINER,
-            CASCADE,
+            Scale(COMBINER, CASCADE),
         ).judgment
     )
 
