@@ -155,7 +155,8 @@ def another_value(
     others = [t for t in claim.terms if not t[:1].isdecimal() and t not in numbers]
     held = sentence.term_set
     shared = sum(t in held for t in others)
-    named = {t for t in others if t in _name_terms(claim)}
+    names = _name_terms(claim)  # once: inside the set comprehension it was redone for every term
+    named = {t for t in others if t in names}
     plain = sum(t in held and t not in named for t in others)
     about = shared * 2 >= len(others)
     # Short of half, two fifths and two words, for a year alone ("La première ascension du mont
