@@ -131,13 +131,14 @@ def source_findings(relations: Relations, source: SourceWindows) -> SourceFindin
 
 
 def qualified_near(relations: Relations, sentences: Sequence[Words], around: Sequence[int]) -> bool:
-    """Whether the sentences the model read as support, or the one before or after them, hold a
-    word that turns what a sentence says: a negation, a frame ("often said", "myth"), a hedge of
-    scope ("partly", "mainly", "rather than"). A small model reads such a page as agreeing where
-    it does not ("Bats are often described as blind … In reality, every known bat species has
-    working eyes"), so a reading there is never green (policy.conflicting), whatever the model's
-    entailment. Cue words the claim itself holds do not count; a language without a rules file
-    has no cue words, and nothing is found."""
+    """Whether the sentences from the one before the first the model read as support to the one
+    after the last, every sentence between them included (the wider reading keeps more readings
+    from green, the safer side), hold a word that turns what a sentence says: a negation, a frame
+    ("often said", "myth"), a hedge of scope ("partly", "mainly", "rather than"). A small model
+    reads such a page as agreeing where it does not ("Bats are often described as blind … In
+    reality, every known bat species has working eyes"), so a reading there is never green
+    (policy.conflicting), whatever the model's entailment. Cue words the claim itself holds do not
+    count; a language without a rules file has no cue words, and nothing is found."""
     if not around:
         return False
     rules, claim = relations.rules, relations.claim
