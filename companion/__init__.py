@@ -11,5 +11,5 @@ __all__ = ["JUDGE_CODE", "__version__"]
 # Both written by scripts/release.py (docs/releasing.md): the release, bumped with every change of
 # what the companion outputs, and the fingerprint of the judging code it was made from
 # (companion.versions; tests/companion/test_versions.py holds the two together).
-__version__ = "0.16.1"
-JUDGE_CODE = "5ebc27841c437eb7"
+__version__ = "0.16.2"
+JUDGE_CODE = "96cca9582295407b"

@@ -121,7 +121,7 @@ class Judging:
     # window reaches it, the most entailing one at the model's floor is quoted.
     quote_entailment: float = 0.5
     # Where no text reaches it, this many sentences holding most of a fact's words are read alone
-    # by the deciding model, and quoted where it reads them so (evidence.to_read_alone).
+    # by the deciding model, and quoted where it reads them so (evidence.covering_quote).
     quote_candidates: int = 3
     # Characters of prefix / suffix around a quote, as W3C TextQuoteSelectors usually keep.
     quote_context: int = 32

@@ -28,7 +28,7 @@ class ClaimLanguage:
     """The claim's language, resolved once when the statement is made (issue 61): its code (which
     scale, which side of the language line), the lexicon its words and its sources' sentences are
     read with, and its language file's cue words, which retrieval and the quote read
-    (reading.reports_unsettled) whichever rules the judge runs."""
+    (text.retrieve.reports_unsettled) whichever rules the judge runs."""
 
     code: str
     lexicon: Lexicon

@@ -16,15 +16,16 @@ import hashlib
 import json
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from ..config import Judging, Retrieval
 from ..errors import ModelUnavailable
 from ..model.folder import ModelConfig
 from ..records import PageIndex, Words
-from ..text.analysis import content_terms, overlap
+from ..text.analysis import content_terms
 from ..text.language import lexicon
 
-__all__ = ["FEATURES", "Combiner", "crossed_combiner", "features_version"]
+__all__ = ["FEATURES", "Combiner", "Overlap", "crossed_combiner", "features_version", "overlap"]
 
 # The combiner's inputs, in order (research/evaluation/calibrate.py fits one weight per name).
 # Contradiction is not one: it has its own flag and bar, and fitted on 303 calib examples its
@@ -43,6 +44,25 @@ _PROBE = (
     "The colonies' queens were laying 2,000 eggs daily; studies found no link, and it isn't "
     "unusually fast. Running, ran, runs: women's bodies, studied classes, 3.5 per cent in 1889."
 )
+
+
+@dataclass(frozen=True, slots=True)
+class Overlap:
+    """Cheap signals of what a claim says that the evidence does not (combiner features)."""
+
+    coverage: float  # idf-free share of the claim's content terms found in the evidence
+    missing_numbers: float  # share of the claim's numbers absent from the evidence
+    missing_names: float  # share of the claim's capitalised names absent from the evidence
+
+
+def overlap(claim: Words, terms: frozenset[str], numbers: frozenset[str], lowered: Sequence[str]) -> Overlap:
+    """Overlap of a claim with evidence: its terms, its numbers, and its lower-cased texts, where
+    the claim's names are looked for."""
+    coverage = len(claim.term_set & terms) / len(claim.term_set) if claim.term_set else 1.0
+    missing_numbers = len(claim.numbers - numbers) / len(claim.numbers) if claim.numbers else 0.0
+    missing = sum(1 for n in claim.names if not any(n in text for text in lowered))
+    missing_names = missing / len(claim.names) if claim.names else 0.0
+    return Overlap(coverage, missing_numbers, missing_names)
 
 
 def features_version(retrieval: Retrieval, judging: Judging) -> str:

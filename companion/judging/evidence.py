@@ -3,7 +3,8 @@
 Supported claims get the fewest sentences that together hold the claim's words (the
 verifiability study's and WiCE's annotators mark one sentence per fact); contradicted ones get the
 sentence that says otherwise. Each quote is anchored like a W3C TextQuoteSelector and linked with
-a text fragment that opens the source at it. Pure: no I/O, no model call.
+a text fragment that opens the source at it. No I/O: where no text the model read says a fact,
+the deciding model reads the likeliest sentences alone, behind the NLIBackend protocol.
 """
 
 from __future__ import annotations
@@ -12,10 +13,12 @@ from collections.abc import Mapping, Sequence
 
 from ..config import Judging
 from ..records import Document, Evidence, Words
+from ..text.retrieve import reports_unsettled
 from ..text.urls import pdf_page_fragment, text_fragment
-from .reading import SourceWindows, reports_unsettled
+from ..typedefs import NLIBackend
+from .reading import SourceWindows
 
-__all__ = ["contradicting_quote", "covering_quote", "quote", "to_read_alone"]
+__all__ = ["contradicting_quote", "covering_quote", "quote"]
 
 
 def covering_quote(
@@ -23,7 +26,7 @@ def covering_quote(
     judging: Judging,
     floor: float,
     says_otherwise: frozenset[int] = frozenset(),
-    alone: Mapping[tuple[str, int], float] | None = None,
+    reader: NLIBackend | None = None,
 ) -> tuple[Evidence, ...]:
     """The sentences of one source that say the claim: for each of its facts (the statement
     itself for a statement of one fact, else each atomic claim with the source as read for it),
@@ -43,16 +46,17 @@ def covering_quote(
     are male bees …" for "Worker bees live about six weeks"). No candidate: no quote, and the card
     says that no sentence of the source says it.
 
-    `alone`: (fact, sentence) -> the deciding model's entailment of the sentence read alone, for
-    the sentences of `to_read_alone`: where no text the model read reaches the quote bar, a
-    sentence it reads alone as saying the fact is the quote ("It is made of puddled iron …" for
-    "The tower is made of puddled iron, not steel", which the fast model read in its window as the
-    opposite).
+    `reader`: the deciding model. Where no text the model read reaches the quote bar for a fact,
+    it reads the sentences _to_read_alone names alone, all facts' in one backend call, and a
+    sentence it reads as saying the fact is the quote ("It is made of puddled iron …" for "The
+    tower is made of puddled iron, not steel", which the fast model read in its window as the
+    opposite). None: no sentence is read alone.
     """
     source = facts[0][1][0]
+    alone = _read_alone(facts, judging, says_otherwise, reader) if reader else {}
     picked: list[int] = []
     for claim, readings in facts:
-        extra = {i: e for (text, i), e in (alone or {}).items() if text == claim.text}
+        extra = {i: e for (text, i), e in alone.items() if text == claim.text}
         for i in _covering(claim, readings, judging, floor, says_otherwise, extra):
             if i not in picked and len(picked) < judging.evidence_sentences:
                 picked.append(i)
@@ -108,12 +112,32 @@ def _texts(reading: SourceWindows) -> list[tuple[tuple[int, ...], float]]:
     return texts
 
 
-def to_read_alone(
+def _read_alone(
+    facts: Sequence[tuple[Words, Sequence[SourceWindows]]],
+    judging: Judging,
+    says_otherwise: frozenset[int],
+    reader: NLIBackend,
+) -> dict[tuple[str, int], float]:
+    """(fact, sentence) -> the reader's entailment of the sentence read alone, for each fact's
+    sentences _to_read_alone names; one backend call, none where none is named."""
+    pairs = [
+        (claim.text, i)
+        for claim, readings in facts
+        for i in _to_read_alone(claim, readings, judging, says_otherwise)
+    ]
+    if not pairs:
+        return {}
+    document = facts[0][1][0].document
+    scores = reader.score([(document.sentences[i].text, text) for text, i in pairs])
+    return {pair: score.entailment for pair, score in zip(pairs, scores, strict=True)}
+
+
+def _to_read_alone(
     claim: Words, readings: Sequence[SourceWindows], judging: Judging, says_otherwise: frozenset[int]
 ) -> tuple[int, ...]:
     """Where no text the model read reaches the quote bar for this fact: the sentences of those
     texts that hold most of its words (at most `judging.quote_candidates`), for the deciding model
-    to read alone (covering_quote's `alone`); else none."""
+    to read alone; else none."""
     if any(e >= judging.quote_entailment for r in readings for _, e in _texts(r)):
         return ()
     words = readings[0].sentences

@@ -59,7 +59,7 @@ from ..typedefs import NLIBackend
 from .alce import PrecisionTest, irrelevant, supported_by
 from .claim import Claim, StatementClaims, analyse_statement
 from .combiner import Combiner, crossed_combiner
-from .evidence import contradicting_quote, covering_quote, quote, to_read_alone
+from .evidence import contradicting_quote, covering_quote, quote
 from .meaning import SourceFindings, SupportFindings, source_findings
 from .policy import (
     AtomFacts,
@@ -545,7 +545,7 @@ class Judge:
             floor = decided.scale.thresholds.entailment_floor
             quoted = supported or [(read.claims.claim.read, [source])]
             never = _unquotable(facts)
-            evidence = covering_quote(quoted, self.judging, floor, never, self._read_alone(quoted, never))
+            evidence = covering_quote(quoted, self.judging, floor, never, self._joint_reader)
             if decided.conflicting[citation.url] or verdict.contradicted:
                 shown = {e.sentence_index for e in evidence}
                 opposite = tuple(
@@ -571,22 +571,6 @@ class Judge:
             reason_details=verdict.details,
             confidence=verdict.confidence,
         )
-
-    def _read_alone(
-        self, facts: Sequence[tuple[Words, Sequence[SourceWindows]]], unquotable: frozenset[int]
-    ) -> dict[tuple[str, int], float]:
-        """The deciding model's reading of each sentence evidence.to_read_alone names for each
-        fact, one backend call for them all; none where every fact has a text at the quote bar."""
-        pairs = [
-            (claim.text, i)
-            for claim, readings in facts
-            for i in to_read_alone(claim, readings, self.judging, unquotable)
-        ]
-        if not pairs:
-            return {}
-        document = facts[0][1][0].document
-        scores = self._joint_reader.score([(document.sentences[i].text, text) for text, i in pairs])
-        return {pair: score.entailment for pair, score in zip(pairs, scores, strict=True)}
 
     def _opposite_quote(
         self, claim: Words, source: SourceWindows, facts: SourceFacts, *, contradicted: bool = True

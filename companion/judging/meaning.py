@@ -53,7 +53,7 @@ from difflib import SequenceMatcher
 from ..records import Words
 from ..text.language import Lexicon, lexicon
 from ..text.values import another_value
-from .reading import SourceWindows, reports_unsettled
+from .reading import SourceWindows
 from .relation import RESTATED, Relation, Relations
 from .rulebook import Rule, RuleBook
 
@@ -62,7 +62,6 @@ __all__ = [
     "SupportFindings",
     "qualified_near",
     "refutes",
-    "reports_unsettled",  # reading's, kept here for the rules' readers
     "restates_framed",
     "says_opposite",
     "source_findings",

@@ -18,12 +18,12 @@ from functools import cache
 from .. import languages
 from ..config import Judging, Retrieval
 from ..records import Document, Entailment, PageIndex, Window, Words
-from ..text.analysis import joined, overlap, sentence_words
+from ..text.analysis import sentence_words
 from ..text.language import lexicon
-from ..text.retrieve import join_sentences, page_index, rank_windows, top_sentences
+from ..text.retrieve import Candidates, candidates, rank_windows, read_on
 from ..typedefs import NLIBackend
 from .claim import ClaimLanguage, StatementClaims, claim_language
-from .rulebook import RuleBook
+from .combiner import overlap
 
 __all__ = [
     "CascadeReader",
@@ -35,7 +35,6 @@ __all__ = [
     "read_jointly",
     "read_sources",
     "read_statement",
-    "reports_unsettled",
 ]
 
 _NO_SCORE = Entailment(0.0, 1.0, 0.0)
@@ -134,17 +133,22 @@ class CascadeReader:
 class _Plan:
     url: str
     document: Document
-    page: PageIndex
     claim: Words
-    windows: tuple[Window, ...]
-    joined: str
-    top: tuple[int, ...]
+    found: Candidates
     # With a cascade: per window, and for the joined text, whether the reader re-read it
     # (CascadeReader).
     decided: tuple[bool, ...] | None = None
     joined_decided: bool = True
     # With a cascade: the windows the reader re-read for the opposite alone, with its readings.
     opposed: tuple[tuple[int, Entailment], ...] = ()
+
+    @property
+    def windows(self) -> tuple[Window, ...]:
+        return self.found.windows
+
+    @property
+    def joined(self) -> str:
+        return self.found.joined
 
 
 def read_statement(
@@ -237,10 +241,10 @@ def best_window_entailment(
         )
         if not best:
             continue
-        words = _window_words(document, best[0], language)
+        words = _window_words(sentence_words(document, language.lexicon), best[0])
         coverage = overlap(claim, words.term_set, frozenset(), ()).coverage
         if coverage >= judging.elsewhere_on_topic:
-            ranked.append((-coverage, -best[0].relevance, url, _read_on(document, best, language)[0]))
+            ranked.append((-coverage, -best[0].relevance, url, read_on(document, best, language.cues)[0]))
     read = [(url, window) for _, _, url, window in sorted(ranked)[: judging.elsewhere_pages]]
     scores = nli.score([(window.text, claim.text) for _, window in read]) if read else []
     return {url: score.entailment for (url, _), score in zip(read, scores, strict=True)}
@@ -260,26 +264,8 @@ def _plan(
     hint: str,
     language: ClaimLanguage,
 ) -> _Plan:
-    page = page_index(document)
-    found = rank_windows(
-        document,
-        claim,
-        limit=limit,
-        max_sentences=retrieval.max_window_sentences,
-        min_chars=retrieval.min_sentence_chars,
-        hint=hint,
-    )
-    found = _read_on(document, found, language)
-    top = tuple(top_sentences(_joining(found), retrieval.joined_sentences))
-    joined = " ".join(document.sentences[i].text for i in top)
-    return _Plan(url, document, page, claim, tuple(found), joined, top)
-
-
-def _joining(windows: Sequence[Window]) -> list[Window]:
-    """The windows the joined top sentences are taken from: those that share a word with the claim
-    (a sentence beside the article that shares none must not change what the model reads
-    together, issue 36), or the best-ranked alone."""
-    return [w for w in windows if w.relevance > 0] or list(windows[:1])
+    found = candidates(document, claim, language.lexicon, language.cues, retrieval, limit=limit, hint=hint)
+    return _Plan(url, document, claim, found)
 
 
 def _joined_about_claim(plan: _Plan, on_topic: float, language: ClaimLanguage) -> bool:
@@ -287,9 +273,8 @@ def _joined_about_claim(plan: _Plan, on_topic: float, language: ClaimLanguage) -
     words: only then does the cascade's reader re-read it (a sentence of the page's chrome that
     shares a word with the claim changed the reader's verdict once joined, issue 37)."""
     return all(
-        _claim_share(plan.claim, _window_words(plan.document, w, language), language) >= on_topic
-        for w in _joining(plan.windows)
-        if any(w.first <= i <= w.last for i in plan.top)
+        _claim_share(plan.claim, _window_words(plan.found.sentences, w), language) >= on_topic
+        for w in plan.found.joined_from
     )
 
 
@@ -345,7 +330,7 @@ def _reread(
             i
             for i, (window, score) in enumerate(zip(plan.windows, own, strict=True))
             if score.contradiction >= reread.contradiction
-            and _claim_share(plan.claim, _window_words(plan.document, window, language), language)
+            and _claim_share(plan.claim, _window_words(plan.found.sentences, window), language)
             >= judging.on_topic
         ]
         against = sorted(contradicting, key=lambda i: (-own[i].contradiction, i))[: reread.against]
@@ -385,7 +370,7 @@ def _readings(
     own, joined_scores = _scores(plans, scores)
     on_topic = [
         tuple(
-            _claim_share(plan.claim, _window_words(plan.document, w, language), language) >= judging.on_topic
+            _claim_share(plan.claim, _window_words(plan.found.sentences, w), language) >= judging.on_topic
             for w in plan.windows
         )
         for plan in plans
@@ -397,7 +382,7 @@ def _readings(
     for plan, window_scores, joined_score, topical, checked, theirs, denials in zip(
         plans, own, joined_scores, on_topic, confirmed, opposed, denied, strict=True
     ):
-        sentences = _sentence_words(plan.document, language)
+        sentences = plan.found.sentences
         decided = plan.decided or (True,) * len(plan.windows)
         texts = [s for s, d in zip(window_scores, decided) if d] + (
             [joined_score] if plan.joined_decided else []
@@ -412,10 +397,10 @@ def _readings(
             joined_score,
             topical,
             language,
-            plan.top,
-            _words_of(plan.document, plan.top, language),
+            plan.found.top,
+            _words_of(sentences, plan.found.top),
             sentences,
-            plan.page,
+            plan.found.page,
             checked,
             best,
             best.entailment,
@@ -424,7 +409,7 @@ def _readings(
             _best_window(plan.windows, window_scores, decided),
             _contradicting_window(plan.windows, window_scores, topical),
             _most_entailing(
-                plan.windows, window_scores, plan.top, joined_score, decided, plan.joined_decided
+                plan.windows, window_scores, plan.found.top, joined_score, decided, plan.joined_decided
             ),
             tuple(not d for d in decided) if plan.decided is not None else (False,) * len(plan.windows),
             theirs,
@@ -443,7 +428,7 @@ def _opposed(
         for p, plan in enumerate(plans)
         for k, (w, score) in enumerate(plan.opposed)
         if bar is not None and score.contradiction >= bar
-        for context in [given_elsewhere(plan.document, plan.windows[w], plan.claim, language)]
+        for context in [given_elsewhere(plan.found.sentences, plan.windows[w], plan.claim)]
         if context
     ]
     confirmed = [[score.contradiction for _, score in plan.opposed] for plan in plans]
@@ -486,7 +471,7 @@ def _denials(
             strongest.append((p, sorted(over, key=lambda w: (-own[w].contradiction, w))))
     pairs = [
         (
-            f"{given_elsewhere(plans[p].document, plans[p].windows[w[0]], plans[p].claim, language)} "
+            f"{given_elsewhere(plans[p].found.sentences, plans[p].windows[w[0]], plans[p].claim)} "
             f"{plans[p].windows[w[0]].text}".strip(),
             plans[p].claim.text,
         )
@@ -520,7 +505,7 @@ def _rechecked(
             by_reader = reread is not None and decided[w]
             at = bar if by_reader or bar is None else fast_bar
             if at is not None and about and score.contradiction >= at:
-                context = given_elsewhere(plan.document, window, plan.claim, language)
+                context = given_elsewhere(plan.found.sentences, window, plan.claim)
                 if context:
                     again[by_reader].append((p, w, (f"{context} {window.text}", plan.claim.text)))
     for by_reader, todo in again.items():
@@ -566,31 +551,39 @@ def _most_entailing(
     return max(texts)[3]
 
 
-def _sentence_words(document: Document, language: ClaimLanguage) -> tuple[Words, ...]:
-    return sentence_words(document, language.lexicon)
+def _joined(parts: Sequence[Words]) -> Words:
+    """Sentences read as one text (a window, the joined top sentences), from their own analyses:
+    a sentence's words end where it ends."""
+    terms = tuple(t for p in parts for t in p.terms)
+    return Words(
+        " ".join(p.text for p in parts),
+        parts[0].language if parts else "en",
+        terms,
+        frozenset(terms),
+        frozenset().union(*(p.numbers for p in parts)),
+        frozenset().union(*(p.names for p in parts)),
+        " ".join(p.lowered for p in parts),
+    )
 
 
-def _words_of(document: Document, indices: Iterable[int], language: ClaimLanguage) -> Words:
-    """These sentences of the document read as one text, in the claim's language."""
-    sentences = _sentence_words(document, language)
-    return joined([sentences[i] for i in indices])
+def _words_of(sentences: Sequence[Words], indices: Iterable[int]) -> Words:
+    """These sentences of a page read as one text, from their words in the claim's language."""
+    return _joined([sentences[i] for i in indices])
 
 
-def _window_words(document: Document, window: Window, language: ClaimLanguage) -> Words:
-    return _words_of(document, range(window.first, window.last + 1), language)
+def _window_words(sentences: Sequence[Words], window: Window) -> Words:
+    return _words_of(sentences, range(window.first, window.last + 1))
 
 
-def given_elsewhere(
-    document: Document, window: Window, claim: Words, language: ClaimLanguage, limit: int = 2
-) -> str:
+def given_elsewhere(sentences: Sequence[Words], window: Window, claim: Words, limit: int = 2) -> str:
     """The page's sentences outside `window` that give the claim's numbers and names the window
     lacks (at most `limit`, in page order); "" when the window lacks none or the page has none.
+    `sentences`: the page's sentences' words in the claim's language (retrieve.Candidates).
 
     An SNLI-trained model reads a date missing from the premise as a conflicting one: "When it
     opened, the tower was 300 metres tall" contradicts "When it opened in 1889 it was 300 metres
     tall" at 0.99 for it, and at 0.12 once "The tower was completed in March 1889" comes first."""
-    sentences = _sentence_words(document, language)
-    inside = _window_words(document, window, language)
+    inside = _window_words(sentences, window)
     numbers = claim.numbers - inside.numbers
     names = {n for n in claim.names if n not in window.text.lower()}
     given: dict[int, set[str]] = {}
@@ -605,7 +598,7 @@ def given_elsewhere(
         chosen.append(best)
         covered = given.pop(best)
         given = {i: rest for i, found in given.items() if (rest := found - covered)}
-    return " ".join(document.sentences[i].text for i in sorted(chosen))
+    return " ".join(sentences[i].text for i in sorted(chosen))
 
 
 # How often a thing happens says nothing of what it is about: "Snow is rare and seldom stays on
@@ -623,32 +616,6 @@ def _claim_share(claim: Words, text: Words, language: ClaimLanguage) -> float:
     """Share of the claim's content words, words of frequency aside, that `text` holds."""
     terms = claim.term_set - _how_often_terms(language.code)
     return len(terms & text.term_set) / len(terms) if terms else 1.0
-
-
-def reports_unsettled(sentence: str, rules: RuleBook) -> bool:
-    """Whether the sentence reports something as a myth, a saying, an allegation or a rumour
-    without saying itself whether it holds (no negation in it): the next sentence usually does.
-    Here, with the cue words of the language's book (claim.ClaimLanguage.cues), because
-    retrieval reads it before any rule runs; the quote (evidence.py) reads it too."""
-    return bool(rules.frame.search(sentence)) and not rules.negation.search(sentence)
-
-
-def _read_on(document: Document, windows: list[Window], language: ClaimLanguage) -> list[Window]:
-    """Windows that end on a sentence reporting the claim as a myth, a saying or an allegation,
-    read on to the sentence after it. Pages state a myth to refute it next ("It is often said
-    that X. It is not."); read alone, the myth's sentence entails the claim word for word."""
-    read: list[Window] = []
-    for window in windows:
-        last = window.last + 1
-        if last < len(document.sentences) and reports_unsettled(
-            document.sentences[window.last].text, language.cues
-        ):
-            window = Window(
-                window.first, last, join_sentences(document, window.first, last), window.relevance
-            )
-        if all((w.first, w.last) != (window.first, window.last) for w in read):
-            read.append(window)
-    return read
 
 
 def _next_scores(scores: Iterator[Entailment], count: int) -> Iterator[Entailment]:

@@ -18,7 +18,7 @@ from functools import cache
 
 from .. import languages
 from ..languages import ClaimWords
-from .analysis import content_terms
+from .language import lexicon
 
 __all__ = ["atomic_claims", "hypothesis", "in_context"]
 
@@ -108,7 +108,7 @@ _BARE_TERMS = 3
 
 
 def _bare(text: str, language: str) -> bool:
-    terms = content_terms(text, language)
+    terms = lexicon(language).terms(text)
     if len(terms) < 2 or len(terms) > _BARE_TERMS:
         return len(terms) < 2
     g = _grammar(language)
@@ -181,7 +181,7 @@ def atomic_claims(statement: str, language: str = "en") -> list[str]:
         # Inside one sentence "its" often points past the subject ("the angle of the run … its
         # duration"), so only subject pronouns are resolved there.
         claim = _resolve(claim.strip(" ,;:"), subject, g, possessive=False)
-        if len(content_terms(claim)) >= _MIN_TERMS and claim not in cleaned:
+        if len(lexicon(language).terms(claim)) >= _MIN_TERMS and claim not in cleaned:
             cleaned.append(claim[0].upper() + claim[1:])
     if len(cleaned) <= 1 or len(cleaned) > _MAX_CLAIMS or not all(_made_of(c, text, g) for c in cleaned):
         return [statement.strip()]
@@ -213,7 +213,7 @@ def _peel(text: str, g: _Grammar) -> tuple[str, list[str]]:
     subject = _subject(text, g)
     for paren in _PAREN.finditer(text):
         inner = paren.group("inner")
-        if subject and content_terms(inner):
+        if subject and lexicon("en").terms(inner):
             extra.append(f"{subject} ({inner})")
     return _PAREN.sub("", text), extra
 

@@ -4,21 +4,127 @@ Only the best few windows reach the NLI model, which is what makes checking a lo
 The scorer is idf-weighted coverage of the claim's content words (stemmed), with a bonus for
 numbers and names, because those are what an unsupported claim usually gets wrong.
 The claim arrives analysed (text.analysis), the page's sentences with their terms (PageIndex).
+`candidates` hands the judge's reading stage all it reads of one page for one claim, in one call.
 Pure text processing: no I/O.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import Protocol
 
+from ..config import Retrieval
 from ..records import Document, PageIndex, Sentence, Window, Words
 from .analysis import sentence_words
-from .language import lexicon
+from .language import Lexicon, lexicon
 
-__all__ = ["index_page", "join_sentences", "page_index", "rank_windows", "top_sentences"]
+__all__ = [
+    "Candidates",
+    "Cues",
+    "candidates",
+    "index_page",
+    "join_sentences",
+    "page_index",
+    "rank_windows",
+    "read_on",
+    "reports_unsettled",
+    "top_sentences",
+]
+
+
+class Cues(Protocol):
+    """A language's cue words for a sentence that reports a claim (a myth, a saying, an
+    allegation) and for a negation: judging.rulebook.RuleBook holds them, from the language's file."""
+
+    @property
+    def frame(self) -> re.Pattern[str]: ...
+
+    @property
+    def negation(self) -> re.Pattern[str]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Candidates:
+    """What retrieval picks in one page for one claim: the windows the model reads, best first,
+    and the top sentences it reads together (ALCE's joined evidence)."""
+
+    page: PageIndex
+    windows: tuple[Window, ...]
+    top: tuple[int, ...]  # the joined sentences, in page order
+    joined: str  # their text
+    # The windows the top sentences were taken from (_joining) that hold one of them.
+    joined_from: tuple[Window, ...]
+    sentences: tuple[Words, ...]  # the page's sentences' words in the claim's language
+
+
+def candidates(
+    document: Document,
+    claim: Words,
+    language: Lexicon,
+    cues: Cues,
+    retrieval: Retrieval,
+    *,
+    limit: int,
+    hint: str = "",
+) -> Candidates:
+    """The `limit` best windows of `document` for `claim` (rank_windows), each read on past a
+    sentence that reports something unsettled (read_on), the top sentences of those that share a
+    word with the claim, and the page's sentences read in the claim's `language`."""
+    found = rank_windows(
+        document,
+        claim,
+        limit=limit,
+        max_sentences=retrieval.max_window_sentences,
+        min_chars=retrieval.min_sentence_chars,
+        hint=hint,
+    )
+    found = read_on(document, found, cues)
+    joining = _joining(found)
+    top = tuple(top_sentences(joining, retrieval.joined_sentences))
+    return Candidates(
+        page_index(document),
+        tuple(found),
+        top,
+        " ".join(document.sentences[i].text for i in top),
+        tuple(w for w in joining if any(w.first <= i <= w.last for i in top)),
+        sentence_words(document, language),
+    )
+
+
+def _joining(windows: Sequence[Window]) -> list[Window]:
+    """The windows the joined top sentences are taken from: those that share a word with the claim
+    (a sentence beside the article that shares none must not change what the model reads
+    together, issue 36), or the best-ranked alone."""
+    return [w for w in windows if w.relevance > 0] or list(windows[:1])
+
+
+def reports_unsettled(sentence: str, cues: Cues) -> bool:
+    """Whether the sentence reports something as a myth, a saying, an allegation or a rumour
+    without saying itself whether it holds (no negation in it): the next sentence usually does.
+    Read here, with the cue words of the claim's language (judging.claim.ClaimLanguage.cues),
+    because retrieval reads it before any rule runs; the quote (judging/evidence.py) and the rules
+    read it too."""
+    return bool(cues.frame.search(sentence)) and not cues.negation.search(sentence)
+
+
+def read_on(document: Document, windows: Sequence[Window], cues: Cues) -> list[Window]:
+    """Windows that end on a sentence reporting the claim as a myth, a saying or an allegation,
+    read on to the sentence after it. Pages state a myth to refute it next ("It is often said
+    that X. It is not."); read alone, the myth's sentence entails the claim word for word."""
+    read: list[Window] = []
+    for window in windows:
+        last = window.last + 1
+        if last < len(document.sentences) and reports_unsettled(document.sentences[window.last].text, cues):
+            window = Window(
+                window.first, last, join_sentences(document, window.first, last), window.relevance
+            )
+        if all((w.first, w.last) != (window.first, window.last) for w in read):
+            read.append(window)
+    return read
 
 
 def index_page(document: Document) -> Document:

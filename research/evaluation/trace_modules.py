@@ -1,23 +1,23 @@
 """Follows one statement through Judge.judge and counts how often it comes back to a module it
-had already left (issue 38).
+had already left (issues 38 and 61).
 
     python -m research.evaluation.trace_modules [--tree DIR] [--statement N] [--model DIR] [--verbose]
         [--calls FROM TO]
 
 The statement is the N-th of the bundled example answer (companion/examples/answer.json), its
 pages read inline as the companion reads them (extraction, then the page's analysis), judged with
-the real model. A profile hook sees every call from one companion module into another. The path
-of the statement is the list of distinct call sites, caller function → callee function, across
-modules, in the order first taken; a loop that takes the same call again adds nothing, so the
-figure describes the code's shape, not the page's length. Consecutive call sites into the same
-module are one visit; a visit to a module the path had visited before, with another module in
-between, is a return: a module's first visit is the way the data flows, each later one a stage
-asking an earlier one again.
-The data's path (`data_path`, the measure of issue 61): the modules the statement stays in, in
-order, where a call into another module and the return out of it are each a step (the judge
-that hands the data to the claim stage and takes it back is visited again); a call site taken
-before is not followed again. Its `returns` are the stays in a module the path had already left.
-`judging_path` is the same path through the judging package's modules alone.
+the real model. A profile hook sees every call from one companion module into another.
+
+Two measures, each a list of the modules the statement stays in, consecutive stays in one module
+merged; its `returns` are the stays in a module the path had already left (stays − modules):
+- `as_written` (issue 61's "call by call as the code is written"): each distinct call site,
+  caller function → callee function across modules, in the order first taken, adds its caller's
+  module and then its callee's. A loop that takes the same call again adds nothing, so the figure
+  describes the code's shape, not the page's length. It gives 0.15.6 the issue's 75 stays
+  (statements 1 and 3; 58 returns in 17 modules, the issue counted 60 in 15).
+- `data_path`, stricter: a call into another module and the return out of it are each a step,
+  so a stage that hands the data back to the judge is a return of the judge each time; a call
+  site taken before is not followed again.
 `--calls FROM TO` also counts every call from one module into another, each time it is made.
 `--tree` judges with another checkout's companion (a worktree of an older build; research/lib/builds.py).
 """
@@ -47,7 +47,7 @@ def _module(frame: FrameType, package: str) -> str | None:
 
 def trace(
     index: int, model: Path | None
-) -> tuple[list[tuple[str, str, str, str]], list[str], Counter[tuple[str, str]]]:
+) -> tuple[list[tuple[str, str, str, str]], list[str], list[str], Counter[tuple[str, str]]]:
     import companion
     from companion.config import Limits
     from companion.judging.judge import Judge
@@ -77,50 +77,54 @@ def trace(
     judge.judge(statement, sources)  # imports and first calls out of the way; then a cold pair cache
     judge.nli = OnnxNLI(model or default_model_dir())
 
-    edges: dict[tuple[str, str, str, str], None] = {}
-    # The data's path (the issue 61 measure): the modules the statement stays in, a call into
-    # another module and the return out of it each a step; a call site taken before is not
-    # followed again, so a loop adds nothing.
+    sites: dict[tuple[str, str, str, str], None] = {}
+    followed: set[tuple[str, str, str, str]] = set()
+    written = ["judging.judge"]
     stays = ["judging.judge"]
     skipping: list[FrameType] = []
-    # Every call from one module into another, however often the same call site is taken.
     calls: Counter[tuple[str, str]] = Counter()
 
-    def stay(module: str) -> None:
-        if stays[-1] != module:
-            stays.append(module)
+    def stay(path: list[str], module: str) -> None:
+        if path[-1] != module:
+            path.append(module)
 
     def hook(frame: FrameType, event: str, _: Any) -> None:
         if event not in ("call", "return") or frame.f_back is None:
             return
+        callee, caller = _module(frame, package), _module(frame.f_back, package)
+        if callee is None or caller is None or callee == caller:
+            return
+        site = (caller, frame.f_back.f_code.co_name, callee, frame.f_code.co_name)
         if event == "call":
-            into, out_of = _module(frame, package), _module(frame.f_back, package)
-            if into and out_of and into != out_of:
-                calls[out_of, into] += 1
+            calls[caller, callee] += 1
+            if site not in sites:
+                sites[site] = None
+                stay(written, caller)
+                stay(written, callee)
+        # The data's path: a call site taken before is not followed again, so a loop adds nothing.
         if skipping:
             if event == "return" and frame is skipping[0]:
                 skipping.clear()
-            return
-        callee = _module(frame, package)
-        caller = _module(frame.f_back, package)
-        if callee is None or caller is None or callee == caller:
-            return
-        if event == "return":
-            stay(caller)
-            return
-        site = (caller, frame.f_back.f_code.co_name, callee, frame.f_code.co_name)
-        if site in edges:
+        elif event == "return":
+            stay(stays, caller)
+        elif site not in followed:
+            followed.add(site)
+            stay(stays, callee)
+        else:
             skipping.append(frame)
-            return
-        edges[site] = None
-        stay(callee)
 
     sys.setprofile(hook)
     try:
         judge.judge(statement, sources)
     finally:
         sys.setprofile(None)
-    return list(edges), stays, calls
+    return list(sites), written, stays, calls
+
+
+def _returns(path: list[str]) -> dict[str, object]:
+    modules = Counter(path)
+    again = {m: n - 1 for m, n in modules.items() if n > 1}
+    return {"modules": len(modules), "stays": len(path), "returns": len(path) - len(modules), "again": again}
 
 
 def main() -> int:
@@ -147,34 +151,14 @@ def main() -> int:
         argv += ["--verbose"] if args.verbose else []
         argv += [a for pair in args.calls for a in ("--calls", *pair)]
         return run_in(tree, "research.evaluation.trace_modules", argv)
-    path, stays, calls = trace(args.statement, args.model)
-    visits: Counter[str] = Counter()
-    last = ""
-    for caller, caller_function, callee, function in path:
-        if callee != last:
-            visits[callee] += 1
-        last = callee
+    sites, written, stays, calls = trace(args.statement, args.model)
+    if args.verbose:
+        for caller, caller_function, callee, function in sites:
+            print(f"{caller}.{caller_function} → {callee}.{function}")
+    for name, path in (("as_written", written), ("data_path", stays)):
         if args.verbose:
-            mark = "returns to" if visits[callee] > 1 else "enters"
-            print(f"{caller}.{caller_function} {mark} {callee}.{function}")
-    returns = sum(n - 1 for n in visits.values())
-    print(json.dumps({"modules": len(visits), "call_sites": len(path), "returns": returns, "visits": visits}))
-    if args.verbose:
-        print(" → ".join(stays))
-    flow = Counter(stays)
-    data_path = {"modules": len(flow), "stays": len(stays), "returns": len(stays) - len(flow)}
-    print(json.dumps({"data_path": data_path}))
-    # The same path through the judging stages alone, the text and model modules they use left out.
-    judging = [m for m in stays if m.startswith("judging.")]
-    judging = [m for i, m in enumerate(judging) if i == 0 or judging[i - 1] != m]
-    if args.verbose:
-        print(" → ".join(judging))
-    stages = {
-        "modules": len(set(judging)),
-        "stays": len(judging),
-        "returns": len(judging) - len(set(judging)),
-    }
-    print(json.dumps({"judging_path": stages}))
+            print(f"{name}: " + " → ".join(path))
+        print(json.dumps({name: _returns(path)}))
     for caller, callee in args.calls:
         print(
             json.dumps({"calls": f"{caller} → {callee}", "count": calls[caller, callee]}, ensure_ascii=False)

@@ -13,13 +13,14 @@ from pathlib import Path
 import pytest
 
 from companion.errors import ModelUnavailable
-from companion.judging.combiner import FEATURES, crossed_combiner
+from companion.judging.combiner import FEATURES, crossed_combiner, overlap
 from companion.judging.judge import Judge
 from companion.judging.rulebook import Rule, rule_book
 from companion.model.folder import Crossed, ModelConfig, default_model_dir, load_config
 from companion.model.infer import OnnxNLI
 from companion.records import Citation, Entailment, SourceResult, StatementJudgment
 from companion.sources.extract import document_from_text
+from companion.text.analysis import analyse
 from companion.text.segment import statements
 from research.data import multilingual_splits
 from research.evaluation.language_figures import fit_crossed, write_crossed
@@ -195,3 +196,12 @@ def test_the_crossed_reading_is_fitted_on_the_crossed_calibration_parts(tmp_path
     assert crossed.thresholds.complete == fitted["thresholds"]["complete"]
     # Far better than chance (a bar above every score would judge nothing complete: 0.5).
     assert sum(fitted["calib_figures"].values()) / 2 > 0.6
+
+
+def test_overlap_flags_missing_numbers_and_names():
+    page = analyse("Karl von Frisch decoded the dance. He received the Nobel Prize in 1973.", "en")
+    claim = analyse("Karl von Frisch won the Nobel Prize in 1975 with Konrad Lorenz.", "en")
+    o = overlap(claim, page.term_set, page.numbers, [page.lowered])
+    assert o.missing_numbers == 1.0
+    assert 0 < o.missing_names < 1  # Karl, Frisch and Nobel found; Konrad and Lorenz not
+    assert o.coverage < 1.0  # "won" and "Konrad" are not on the page

@@ -9,7 +9,6 @@ import pytest
 
 from companion.judging.claim import claim_of
 from companion.judging.meaning import (
-    reports_unsettled,
     restates_framed,
     says_opposite,
     swapped_number,
@@ -20,6 +19,7 @@ from companion.judging.relation import relate
 from companion.judging.rulebook import _ENGLISH_ONLY, FAMILIES, Rule, rule_book
 from companion.text.analysis import analyse
 from companion.text.language import lexicon
+from companion.text.retrieve import reports_unsettled
 from companion.text.segment import split_sentences
 
 _EFFECT = {

@@ -22,7 +22,7 @@ from companion.model.folder import Cascade, default_model_dir, load_config
 from companion.records import Citation, Entailment, SourceResult, Window
 from companion.runtime import build_judge
 from companion.sources.extract import document_from_text
-from companion.text.analysis import analyse
+from companion.text.analysis import analyse, sentence_words
 from companion.text.segment import statements
 
 from ..fakes import ScriptedNLI, WordNLI, fake_model
@@ -409,17 +409,27 @@ def test_the_numbers_and_names_a_window_lacks_are_taken_from_the_rest_of_the_pag
     document = document_from_text("https://example.org/tower", "", text)
     window = Window(2, 2, document.sentences[2].text, 1.0)
     claim = "When it opened in 1889, the tower by Eiffel was 300 metres tall."
-    assert given_elsewhere(document, window, analyse(claim, "en"), claim_language("en")) == (
+    sentences = sentence_words(document, "en")
+    assert given_elsewhere(sentences, window, analyse(claim, "en")) == (
         "The tower was completed in March 1889. It was designed by the company of Gustave Eiffel."
     )
-    assert (
-        given_elsewhere(document, window, analyse(claim, "en"), claim_language("en"), limit=1)
-        == "The tower was completed in March 1889."
-    )
+    first = "The tower was completed in March 1889."
+    assert given_elsewhere(sentences, window, analyse(claim, "en"), limit=1) == first
     # Nothing is missing, or the page does not give it: nothing to add.
-    english = claim_language("en")
-    assert given_elsewhere(document, window, analyse("The tower was 300 metres tall.", "en"), english) == ""
-    assert given_elsewhere(document, window, analyse("It was 300 metres tall in 1920.", "en"), english) == ""
+    assert given_elsewhere(sentences, window, analyse("The tower was 300 metres tall.", "en")) == ""
+    assert given_elsewhere(sentences, window, analyse("It was 300 metres tall in 1920.", "en")) == ""
+
+
+def test_the_joined_top_sentences_hold_each_ones_words():
+    url = "https://example.org/tower"
+    document = document_from_text(url, "", "It opened in 1889. Gustave Eiffel built it.")
+    claim = analyse("Gustave Eiffel built it, and it opened in 1889.", "en")
+    read = read_sources(WordNLI(), claim, [(url, document, "")], Retrieval(), Judging())[url]
+    one, two = read.sentences
+    both = read.joined_words
+    assert both.text == read.joined_text == "It opened in 1889. Gustave Eiffel built it."
+    assert both.terms == one.terms + two.terms and both.numbers == {"1889"}
+    assert both.names == {"gustave", "eiffel"}
 
 
 def test_words_of_frequency_do_not_put_a_window_on_topic():

@@ -16,7 +16,7 @@ from companion.model.folder import default_model_dir, load_config
 from companion.records import Citation, Entailment, SourceResult, Statement
 from companion.sources.extract import document_from_text
 from companion.text import language
-from companion.text.analysis import analyse, joined, sentence_words
+from companion.text.analysis import sentence_words
 from companion.text.retrieve import index_page
 
 from ..fakes import WordNLI
@@ -66,14 +66,6 @@ def test_a_pages_sentences_are_analysed_once_and_kept_with_the_document(asked):
     # A claim in another language reads the page in its own words, once too.
     assert sentence_words(document, "fr") is sentence_words(document, "fr")
     assert asked[document.sentences[0].text] == 2 * first
-
-
-def test_sentences_read_together_hold_each_ones_words():
-    one, two = analyse("It opened in 1889.", "en"), analyse("Gustave Eiffel built it.", "en")
-    both = joined([one, two])
-    assert both.text == "It opened in 1889. Gustave Eiffel built it."
-    assert both.terms == one.terms + two.terms and both.numbers == {"1889"}
-    assert both.names == {"gustave", "eiffel"}
 
 
 def test_no_stage_after_the_claims_analysis_asks_about_the_claim_again(asked):

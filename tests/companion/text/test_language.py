@@ -18,14 +18,14 @@ from pathlib import Path
 import pytest
 
 from companion.config import Judging, Limits, Retrieval
-from companion.judging.combiner import features_version
+from companion.judging.combiner import features_version, overlap
 from companion.judging.judge import Judge
 from companion.judging.judges import Judges
 from companion.model.folder import ModelConfig, default_model_dir, load_config
 from companion.pipeline import SourceLoader, Verifier
 from companion.records import Citation, PageInfo, StatementJudgment, VerifyRequest
 from companion.sources.extract import html_to_document
-from companion.text.analysis import analyse, overlap
+from companion.text.analysis import analyse
 from companion.text.language import DETECTED, NAMES, UNDETERMINED, detect_language, lexicon
 from companion.text.segment import split_sentences, statements
 
